@@ -1,0 +1,229 @@
+// The heed command line.
+//
+//   heed translate --model FILE [--to LANG] [--beam N] [--nbest N]
+//                  [--length-penalty A] [--max-batch N]
+//                  [--attention-json FILE]      lines on stdin -> stdout
+//   heed info --model FILE                      config and tensor table
+//
+// Exit status: 0 success, 1 a failure (model, input), 2 a usage error.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/translator.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage:\n"
+    "  heed translate --model FILE [--to LANG] [--beam N] [--nbest N]\n"
+    "                 [--length-penalty A] [--max-batch N]\n"
+    "                 [--attention-json FILE]\n"
+    "      Translates each line of stdin to a line of stdout. With --nbest N\n"
+    "      > 1 it writes N lines per input: INDEX ||| TEXT ||| SCORE.\n"
+    "  heed info --model FILE\n"
+    "      Prints the model's config, languages and tensors.\n";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// --name value pairs after the command.
+std::map<std::string, std::string> ParseFlags(int argc, char** argv) {
+  static const char* kKnown[] = {"--model",          "--to",
+                                 "--beam",           "--nbest",
+                                 "--length-penalty", "--max-batch",
+                                 "--attention-json"};
+  std::map<std::string, std::string> flags;
+  for (int i = 2; i < argc; ++i) {
+    const std::string name = argv[i];
+    bool known = false;
+    for (const char* k : kKnown) known = known || name == k;
+    if (!known) throw UsageError("unknown option '" + name + "'");
+    if (i + 1 >= argc) throw UsageError("option '" + name + "' needs a value");
+    flags[name] = argv[++i];
+  }
+  return flags;
+}
+
+size_t ToSize(const std::string& name, const std::string& value) {
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(value.c_str(), &end, 10);
+  if (value.empty() || *end != '\0' || value[0] == '-' || v > 1000000) {
+    throw UsageError("option '" + name + "' needs a count, not '" + value + "'");
+  }
+  return static_cast<size_t>(v);
+}
+
+float ToFloat(const std::string& name, const std::string& value) {
+  char* end = nullptr;
+  const float v = std::strtof(value.c_str(), &end);
+  if (value.empty() || *end != '\0') {
+    throw UsageError("option '" + name + "' needs a number, not '" + value + "'");
+  }
+  return v;
+}
+
+// [layer][head][row][col] nested arrays from a flat (L, H, R, C) tensor.
+nlohmann::json Nested(const std::vector<float>& v, size_t layers, size_t heads,
+                      size_t rows, size_t cols) {
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t l = 0; l < layers; ++l) {
+    nlohmann::json layer = nlohmann::json::array();
+    for (size_t h = 0; h < heads; ++h) {
+      nlohmann::json head = nlohmann::json::array();
+      for (size_t r = 0; r < rows; ++r) {
+        const float* row = v.data() + ((l * heads + h) * rows + r) * cols;
+        head.push_back(std::vector<float>(row, row + cols));
+      }
+      layer.push_back(std::move(head));
+    }
+    out.push_back(std::move(layer));
+  }
+  return out;
+}
+
+nlohmann::json AttentionJson(const heed::Result& r) {
+  nlohmann::json sentences = nlohmann::json::array();
+  for (const heed::SentenceResult& s : r.sentences) {
+    const heed::Attention& a = s.attention;
+    sentences.push_back(
+        {{"source", s.source},
+         {"source_pieces", s.source_pieces},
+         {"target_pieces", s.best.pieces},
+         {"translation", s.best.text},
+         {"score", s.best.score},
+         {"encoder", Nested(a.encoder, a.encoder_layers, a.heads, a.source,
+                            a.source)},
+         {"decoder", Nested(a.decoder, a.decoder_layers, a.heads, a.target,
+                            a.target)},
+         {"cross", Nested(a.cross, a.decoder_layers, a.heads, a.target,
+                          a.source)}});
+  }
+  return {{"text", r.text}, {"sentences", sentences}};
+}
+
+int Translate(const std::map<std::string, std::string>& flags) {
+  heed::TranslateOptions options;
+  auto get = [&flags](const char* name) {
+    auto it = flags.find(name);
+    return it == flags.end() ? std::string() : it->second;
+  };
+  if (!get("--to").empty()) options.to = get("--to");
+  if (!get("--beam").empty()) options.beam_size = ToSize("--beam", get("--beam"));
+  if (!get("--nbest").empty()) options.nbest = ToSize("--nbest", get("--nbest"));
+  if (!get("--length-penalty").empty()) {
+    options.length_penalty = ToFloat("--length-penalty", get("--length-penalty"));
+  }
+  if (!get("--max-batch").empty()) {
+    options.max_batch = ToSize("--max-batch", get("--max-batch"));
+  }
+  const std::string attention_path = get("--attention-json");
+  options.attention = !attention_path.empty();
+
+  const heed::Translator translator = heed::Translator::FromFile(get("--model"));
+  if (options.to.empty() && translator.languages().size() == 1) {
+    options.to = translator.languages()[0];
+  }
+  std::ofstream attention_file;
+  if (options.attention) {
+    attention_file.open(attention_path);
+    if (!attention_file) {
+      throw heed::Error("cannot write '" + attention_path + "'");
+    }
+    attention_file << "[\n";
+  }
+  // Lines are translated in blocks so that batching pays off while output
+  // still streams for long inputs.
+  constexpr size_t kBlock = 256;
+  std::vector<std::string> lines;
+  size_t index = 0;
+  bool first_json = true;
+  auto flush = [&]() {
+    if (lines.empty()) return;
+    const std::vector<heed::Result> results =
+        translator.Translate(lines, options);
+    for (const heed::Result& r : results) {
+      if (options.nbest > 1) {
+        size_t shown = 0;
+        for (const heed::SentenceResult& s : r.sentences) {
+          for (const heed::Translation& t : s.nbest) {
+            std::cout << index << " ||| " << t.text << " ||| " << t.score
+                      << "\n";
+            ++shown;
+          }
+        }
+        if (shown == 0) std::cout << index << " |||  ||| 0\n";
+      } else {
+        std::cout << r.text << "\n";
+      }
+      if (options.attention) {
+        attention_file << (first_json ? "" : ",\n") << AttentionJson(r).dump();
+        first_json = false;
+      }
+      ++index;
+    }
+    std::cout.flush();
+    lines.clear();
+  };
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(line);
+    if (lines.size() == kBlock) flush();
+  }
+  flush();
+  if (options.attention) attention_file << "\n]\n";
+  return 0;
+}
+
+int Info(const std::map<std::string, std::string>& flags) {
+  const heed::Translator translator =
+      heed::Translator::FromFile(flags.at("--model"));
+  const heed::ModelFile& file = translator.model().file();
+  std::cout << "file: " << file.source() << " (" << file.size() << " bytes)\n";
+  std::cout << "parameters: " << translator.parameters() << "\n";
+  std::cout << "languages:";
+  for (const std::string& lang : translator.languages()) std::cout << " " << lang;
+  std::cout << "\nconfig: "
+            << nlohmann::json::parse(heed::ConfigToJson(translator.config()))
+                   .dump(2)
+            << "\ntensors:\n";
+  for (const heed::TensorInfo& t : file.tensors()) {
+    std::string shape;
+    for (size_t s : t.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(s);
+    std::cout << "  " << t.name << "  " << heed::DTypeName(t.dtype) << "  ["
+              << shape << "]  " << t.bytes << " bytes\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  try {
+    if (argc < 2) throw UsageError("no command");
+    const std::string command = argv[1];
+    if (command == "--help" || command == "-h" || command == "help") {
+      std::cout << kUsage;
+      return 0;
+    }
+    const auto flags = ParseFlags(argc, argv);
+    if (flags.count("--model") == 0) throw UsageError("--model is required");
+    if (command == "translate") return Translate(flags);
+    if (command == "info") return Info(flags);
+    throw UsageError("unknown command '" + command + "'");
+  } catch (const UsageError& e) {
+    std::cerr << "heed: " << e.what() << "\n" << kUsage;
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "heed: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,59 @@
+// Greedy search: every sentence of the batch keeps one row; a row leaves the
+// batch when it produces EOS or reaches its length limit.
+#include <algorithm>
+#include <numeric>
+
+#include "core/decode/history.h"
+#include "core/decode/search.h"
+
+namespace heed {
+
+std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
+                                const DecodingOptions& options,
+                                const RunOptions& run) {
+  const ModelConfig& c = model.config();
+  const size_t B = enc.batch;
+  std::vector<NBest> results(B);
+  if (B == 0) return results;
+  std::vector<size_t> limit(B);
+  for (size_t b = 0; b < B; ++b) limit[b] = MaxTargetLength(enc.lengths[b], options);
+  const size_t capacity = *std::max_element(limit.begin(), limit.end());
+
+  std::vector<size_t> rows(B);  // sentence of each row
+  std::iota(rows.begin(), rows.end(), 0);
+  DecoderState state = model.StartDecoding(enc, rows, capacity, run);
+  History history(c, run.capture_attention);
+  std::vector<int> last(B, -1);  // last node of each row's hypothesis
+  std::vector<int> tokens(B, c.bos_id);
+  std::vector<Candidate> best;
+  while (state.rows > 0) {
+    model.Step(state, tokens.data(), run);
+    std::vector<size_t> keep;
+    std::vector<int> next;
+    std::vector<int> next_last;
+    for (size_t r = 0; r < state.rows; ++r) {
+      const size_t b = state.sentence[r];
+      TopK(&state.log_probs[r * c.target_vocab], c.target_vocab, 1, c.pad_id,
+           &best);
+      const int parent = last[r];
+      const float cum =
+          (parent < 0 ? 0.0f : history.log_prob(parent)) + best[0].log_prob;
+      const int node = history.Add(parent, best[0].token, cum, state, r);
+      if (best[0].token == c.eos_id || history.length(node) >= limit[b]) {
+        results[b].push_back(history.Backtrack(
+            node, cum / LengthPenalty(history.length(node), options.length_penalty),
+            enc.lengths[b]));
+      } else {
+        keep.push_back(r);
+        next.push_back(best[0].token);
+        next_last.push_back(node);
+      }
+    }
+    if (keep.size() != state.rows) model.Reorder(state, keep);
+    tokens = std::move(next);
+    last = std::move(next_last);
+  }
+  return results;
+}
+
+}  // namespace heed

@@ -1,0 +1,80 @@
+#include "core/decode/history.h"
+
+#include <algorithm>
+
+namespace heed {
+
+void TopK(const float* x, size_t n, size_t k, int exclude,
+          std::vector<Candidate>* out) {
+  out->clear();
+  if (k == 0) return;
+  for (size_t i = 0; i < n; ++i) {
+    if (static_cast<int>(i) == exclude) continue;
+    const float v = x[i];
+    if (out->size() == k && !(v > out->back().log_prob)) continue;
+    // Strictly greater moves ahead, so among equals the lower index stays first.
+    auto pos = std::upper_bound(
+        out->begin(), out->end(), v,
+        [](float value, const Candidate& c) { return value > c.log_prob; });
+    out->insert(pos, Candidate{static_cast<int>(i), v});
+    if (out->size() > k) out->pop_back();
+  }
+}
+
+int History::Add(int parent, int token, float log_prob,
+                 const DecoderState& state, size_t row) {
+  Node node;
+  node.parent = parent;
+  node.token = token;
+  node.log_prob = log_prob;
+  node.length = parent < 0 ? 1 : nodes_[parent].length + 1;
+  if (capture_) {
+    const size_t t = state.step;  // positions seen by the step
+    const size_t T = state.capacity;
+    const size_t S = state.source->max_len;
+    const size_t len = state.source->lengths[state.sentence[row]];
+    node.self.resize(layers_ * heads_ * t);
+    node.cross.resize(layers_ * heads_ * len);
+    for (size_t lh = 0; lh < layers_ * heads_; ++lh) {
+        const float* self =
+          state.self_probs.data() + (row * layers_ * heads_ + lh) * T;
+      std::copy(self, self + t, node.self.data() + lh * t);
+      const float* cross =
+          state.cross_probs.data() + (row * layers_ * heads_ + lh) * S;
+      std::copy(cross, cross + len, node.cross.data() + lh * len);
+    }
+    TopK(&state.log_probs[row * vocab_], vocab_, kAlternatives, -1,
+         &node.alternatives);
+  }
+  nodes_.push_back(std::move(node));
+  return static_cast<int>(nodes_.size()) - 1;
+}
+
+Hypothesis History::Backtrack(int node, float score,
+                              size_t source_length) const {
+  std::vector<int> chain;
+  for (int n = node; n >= 0; n = nodes_[n].parent) chain.push_back(n);
+  std::reverse(chain.begin(), chain.end());
+  Hypothesis h;
+  h.score = score;
+  h.log_prob = nodes_[node].log_prob;
+  const size_t T = chain.size();
+  for (int n : chain) h.tokens.push_back(nodes_[n].token);
+  if (!capture_) return h;
+  const size_t S = source_length;
+  h.decoder_attention.assign(layers_ * heads_ * T * T, 0.0f);
+  h.cross_attention.assign(layers_ * heads_ * T * S, 0.0f);
+  for (size_t i = 0; i < T; ++i) {
+    const Node& n = nodes_[chain[i]];
+    for (size_t lh = 0; lh < layers_ * heads_; ++lh) {
+      const float* self = n.self.data() + lh * (i + 1);
+      std::copy(self, self + i + 1, h.decoder_attention.data() + (lh * T + i) * T);
+      const float* cross = n.cross.data() + lh * S;
+      std::copy(cross, cross + S, h.cross_attention.data() + (lh * T + i) * S);
+    }
+    h.alternatives.push_back(n.alternatives);
+  }
+  return h;
+}
+
+}  // namespace heed

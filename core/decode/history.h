@@ -1,0 +1,58 @@
+// The tree of tokens a search has produced. Each node records what the
+// decoder step that produced it attended to, so the hypothesis finally
+// returned carries its own attention history however beams were reordered.
+#ifndef HEED_CORE_DECODE_HISTORY_H_
+#define HEED_CORE_DECODE_HISTORY_H_
+
+#include <cstddef>
+#include <vector>
+
+#include "core/decode/options.h"
+#include "core/model/model.h"
+
+namespace heed {
+
+// The k best entries of x [n], best first; ties go to the lower index. The
+// entry `exclude` (or -1) is never chosen.
+void TopK(const float* x, size_t n, size_t k, int exclude,
+          std::vector<Candidate>* out);
+
+class History {
+ public:
+  History(const ModelConfig& config, bool capture)
+      : layers_(config.decoder_layers),
+        heads_(config.heads),
+        vocab_(config.target_vocab),
+        capture_(capture) {}
+
+  // Records token (cumulative log-prob `log_prob`) after `parent` (or -1),
+  // produced by row `row` of the step state.step - 1. Returns its index.
+  int Add(int parent, int token, float log_prob, const DecoderState& state,
+          size_t row);
+
+  size_t length(int node) const { return nodes_[node].length; }
+  float log_prob(int node) const { return nodes_[node].log_prob; }
+
+  // The hypothesis ending at `node`, with `score`.
+  Hypothesis Backtrack(int node, float score, size_t source_length) const;
+
+ private:
+  struct Node {
+    int parent = -1;
+    int token = 0;
+    float log_prob = 0.0f;  // cumulative
+    size_t length = 0;      // tokens up to and including this one
+    std::vector<float> self;   // (layers, heads, length) when captured
+    std::vector<float> cross;  // (layers, heads, source length)
+    std::vector<Candidate> alternatives;
+  };
+  size_t layers_;
+  size_t heads_;
+  size_t vocab_;
+  bool capture_;
+  std::vector<Node> nodes_;
+};
+
+}  // namespace heed
+
+#endif  // HEED_CORE_DECODE_HISTORY_H_

@@ -1,0 +1,42 @@
+// What a decoding strategy is asked for, and what it returns.
+#ifndef HEED_CORE_DECODE_OPTIONS_H_
+#define HEED_CORE_DECODE_OPTIONS_H_
+
+#include <cstddef>
+#include <vector>
+
+namespace heed {
+
+struct DecodingOptions {
+  size_t beam_size = 4;         // 1 is greedy search
+  float length_penalty = 0.6f;  // GNMT α: score = log P / ((5+|Y|)/6)^α
+  float max_length_ratio = 2.0f;  // at most ratio · source length + extra
+  size_t max_length_extra = 10;   //   target tokens per sentence
+  size_t nbest = 1;               // hypotheses returned, 1..beam_size
+};
+
+// One of the top next-token candidates at a decoding step.
+struct Candidate {
+  int token = 0;
+  float log_prob = 0.0f;
+};
+
+struct Hypothesis {
+  std::vector<int> tokens;  // produced tokens, EOS last when it ended
+  float log_prob = 0.0f;    // Σ log p(token)
+  float score = 0.0f;       // log_prob with the length penalty applied
+  // Only when attention is captured; T = tokens.size(), S = source length.
+  // Row i is the step that produced tokens[i]; decoder self-attention column
+  // j is decoder input j (BOS, tokens[0], ...), so row i sees columns 0..i.
+  std::vector<float> decoder_attention;  // (decoder_layers, heads, T, T)
+  std::vector<float> cross_attention;    // (decoder_layers, heads, T, S)
+  std::vector<std::vector<Candidate>> alternatives;  // (T, ≤5): the best
+                                                     // tokens at each step
+};
+
+// Number of next-token candidates kept per step when capturing.
+constexpr size_t kAlternatives = 5;
+
+}  // namespace heed
+
+#endif  // HEED_CORE_DECODE_OPTIONS_H_

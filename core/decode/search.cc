@@ -1,0 +1,45 @@
+#include "core/decode/search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/error.h"
+
+namespace heed {
+
+float LengthPenalty(size_t length, float alpha) {
+  return std::pow((5.0f + static_cast<float>(length)) / 6.0f, alpha);
+}
+
+size_t MaxTargetLength(size_t source_length, const DecodingOptions& options) {
+  const double limit = options.max_length_ratio * source_length +
+                       static_cast<double>(options.max_length_extra);
+  return std::max<size_t>(1, static_cast<size_t>(limit));
+}
+
+std::vector<NBest> Search(const Model& model, const EncoderOutput& enc,
+                          const DecodingOptions& options,
+                          const RunOptions& run) {
+  if (options.beam_size < 1 || options.beam_size > 64) {
+    throw Error("beam size " + std::to_string(options.beam_size) +
+                " is outside [1, 64]");
+  }
+  if (options.nbest < 1 || options.nbest > options.beam_size) {
+    throw Error("n-best " + std::to_string(options.nbest) +
+                " must be in [1, beam size " +
+                std::to_string(options.beam_size) + "]");
+  }
+  if (!(options.max_length_ratio >= 0.0f && options.max_length_ratio <= 100.0f) ||
+      options.max_length_extra > 100000) {
+    throw Error("max length ratio must be in [0, 100], extra in [0, 100000]");
+  }
+  if (!std::isfinite(options.length_penalty) || options.length_penalty < 0.0f ||
+      options.length_penalty > 10.0f) {
+    throw Error("length penalty must be in [0, 10]");
+  }
+  return options.beam_size == 1 ? GreedySearch(model, enc, options, run)
+                                : BeamSearch(model, enc, options, run);
+}
+
+}  // namespace heed

@@ -1,0 +1,39 @@
+// Decoding strategies over a batch of encoded sources. Deterministic: ties
+// go to the earlier hypothesis, then to the lower token id.
+#ifndef HEED_CORE_DECODE_SEARCH_H_
+#define HEED_CORE_DECODE_SEARCH_H_
+
+#include <vector>
+
+#include "core/decode/options.h"
+#include "core/model/model.h"
+
+namespace heed {
+
+using NBest = std::vector<Hypothesis>;  // best first
+
+// One hypothesis per sentence: the most probable token at every step.
+std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
+                                const DecodingOptions& options,
+                                const RunOptions& run);
+
+// Up to options.nbest hypotheses per sentence, sorted by score.
+std::vector<NBest> BeamSearch(const Model& model, const EncoderOutput& enc,
+                              const DecodingOptions& options,
+                              const RunOptions& run);
+
+// Greedy when beam_size == 1, beam search otherwise. Throws heed::Error on
+// invalid options.
+std::vector<NBest> Search(const Model& model, const EncoderOutput& enc,
+                          const DecodingOptions& options,
+                          const RunOptions& run);
+
+// GNMT length penalty ((5 + length) / 6)^alpha.
+float LengthPenalty(size_t length, float alpha);
+
+// Most target tokens for a source of `source_length` tokens.
+size_t MaxTargetLength(size_t source_length, const DecodingOptions& options);
+
+}  // namespace heed
+
+#endif  // HEED_CORE_DECODE_SEARCH_H_

@@ -1,0 +1,113 @@
+#include "core/model/attention.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/ops/elementwise.h"
+#include "core/ops/softmax.h"
+
+namespace heed {
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+// scores [keys] = (q_h · k_h,j) / √d_k for one head.
+void Scores(const float* q, const float* k, size_t stride, size_t keys,
+            size_t head_dim, float* scores) {
+  const float scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
+  for (size_t j = 0; j < keys; ++j) {
+    scores[j] = ops::Dot(q, k + j * stride, head_dim) * scale;
+  }
+}
+
+// ctx_h [head_dim] = Σ_j probs[j] · v_h,j.
+void WeightedSum(const float* probs, const float* v, size_t stride,
+                 size_t keys, size_t head_dim, float* ctx) {
+  std::memset(ctx, 0, head_dim * sizeof(float));
+  for (size_t j = 0; j < keys; ++j) {
+    if (probs[j] != 0.0f) ops::MulAdd(probs[j], v + j * stride, ctx, head_dim);
+  }
+}
+
+bool HeadOff(const HeadControl& c, size_t h) {
+  return c.disabled != nullptr && c.disabled[h] != 0;
+}
+
+}  // namespace
+
+void PaddedSelfAttention(const float* q, const float* k, const float* v,
+                         size_t stride, size_t len, size_t valid,
+                         const HeadControl& control, float* ctx,
+                         float* scratch) {
+  float* mask = scratch;
+  float* scores = scratch + len;
+  for (size_t j = 0; j < len; ++j) mask[j] = j < valid ? 0.0f : kNegInf;
+  const size_t dh = control.head_dim;
+  for (size_t h = 0; h < control.heads; ++h) {
+    const size_t col = h * dh;
+    for (size_t i = 0; i < len; ++i) {
+      float* out = ctx + i * stride + col;
+      Scores(q + i * stride + col, k + col, stride, len, dh, scores);
+      ops::Softmax(scores, mask, len);
+      if (control.probs != nullptr && i < valid) {
+        std::memcpy(control.probs + (h * valid + i) * valid, scores,
+                    valid * sizeof(float));
+      }
+      if (HeadOff(control, h)) {
+        std::memset(out, 0, dh * sizeof(float));
+      } else {
+        WeightedSum(scores, v + col, stride, len, dh, out);
+      }
+    }
+  }
+}
+
+void CausalSelfAttention(const float* q, const float* k, const float* v,
+                         size_t stride, size_t len, const HeadControl& control,
+                         float* ctx, float* scratch) {
+  float* mask = scratch;
+  float* scores = scratch + len;
+  const size_t dh = control.head_dim;
+  for (size_t h = 0; h < control.heads; ++h) {
+    const size_t col = h * dh;
+    for (size_t i = 0; i < len; ++i) {
+      for (size_t j = 0; j < len; ++j) mask[j] = j <= i ? 0.0f : kNegInf;
+      float* out = ctx + i * stride + col;
+      Scores(q + i * stride + col, k + col, stride, len, dh, scores);
+      ops::Softmax(scores, mask, len);
+      if (control.probs != nullptr) {
+        std::memcpy(control.probs + (h * len + i) * len, scores,
+                    len * sizeof(float));
+      }
+      if (HeadOff(control, h)) {
+        std::memset(out, 0, dh * sizeof(float));
+      } else {
+        WeightedSum(scores, v + col, stride, len, dh, out);
+      }
+    }
+  }
+}
+
+void AttendQuery(const float* q, const float* k, const float* v,
+                 size_t stride, size_t keys, const HeadControl& control,
+                 float* ctx, float* scratch) {
+  const size_t dh = control.head_dim;
+  const size_t probs_stride =
+      control.probs_head_stride != 0 ? control.probs_head_stride : keys;
+  for (size_t h = 0; h < control.heads; ++h) {
+    const size_t col = h * dh;
+    Scores(q + col, k + col, stride, keys, dh, scratch);
+    ops::Softmax(scratch, nullptr, keys);
+    if (control.probs != nullptr) {
+      std::memcpy(control.probs + h * probs_stride, scratch, keys * sizeof(float));
+    }
+    if (HeadOff(control, h)) {
+      std::memset(ctx + col, 0, dh * sizeof(float));
+    } else {
+      WeightedSum(scratch, v + col, stride, keys, dh, ctx + col);
+    }
+  }
+}
+
+}  // namespace heed

@@ -1,0 +1,61 @@
+// Multi-head scaled dot-product attention, softmax(QKᵀ/√d_k)·V, on
+// projected queries, keys and values. Head h owns columns
+// [h·head_dim, (h+1)·head_dim) of every row. The projections themselves and
+// the output projection are the caller's (see AttentionWeights).
+//
+// Three masking regimes, three entry points:
+//   PaddedSelfAttention  encoder: keys past the sentence's length get -inf
+//   CausalSelfAttention  decoder, whole target: keys after the query get -inf
+//   AttendQuery          one query over a prefix of keys: the decoder's cached
+//                        self-attention at one step, and cross-attention
+#ifndef HEED_CORE_MODEL_ATTENTION_H_
+#define HEED_CORE_MODEL_ATTENTION_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/model/layers.h"
+
+namespace heed {
+
+struct AttentionWeights {
+  Linear q;    // (d_model, d_model)
+  Linear k;    // (d_model, d_model)
+  Linear v;    // (d_model, d_model)
+  Linear out;  // (d_model, d_model)
+};
+
+// What a caller wants of one attention block besides its output.
+struct HeadControl {
+  size_t heads = 0;
+  size_t head_dim = 0;
+  const uint8_t* disabled = nullptr;  // [heads]: nonzero zeroes that head's
+                                      // output; nullptr: all heads on
+  float* probs = nullptr;  // where to copy the probabilities, or nullptr;
+                           // the layout is given per function
+  size_t probs_head_stride = 0;  // AttendQuery: floats between two heads'
+                                 // rows of probs (0: the number of keys)
+};
+
+// q, k, v [len, stride] for one sentence of `valid` real tokens padded to
+// len. ctx [len, stride] out. probs: [heads, valid, valid]. scratch [2·len].
+void PaddedSelfAttention(const float* q, const float* k, const float* v,
+                         size_t stride, size_t len, size_t valid,
+                         const HeadControl& control, float* ctx,
+                         float* scratch);
+
+// q, k, v [len, stride]; query i sees keys 0..i. ctx [len, stride] out.
+// probs: [heads, len, len], exactly 0 above the diagonal. scratch [2·len].
+void CausalSelfAttention(const float* q, const float* k, const float* v,
+                         size_t stride, size_t len, const HeadControl& control,
+                         float* ctx, float* scratch);
+
+// One query q [d] over keys/values [keys, stride]. ctx [d] out.
+// probs: [heads, keys] with rows probs_head_stride apart. scratch [keys].
+void AttendQuery(const float* q, const float* k, const float* v,
+                 size_t stride, size_t keys, const HeadControl& control,
+                 float* ctx, float* scratch);
+
+}  // namespace heed
+
+#endif  // HEED_CORE_MODEL_ATTENTION_H_

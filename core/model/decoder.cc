@@ -1,0 +1,228 @@
+// The decoder: incremental steps over a key/value cache (the path decoding
+// uses) and the teacher-forced pass over a whole target (scoring, tests).
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "core/error.h"
+#include "core/model/attention.h"
+#include "core/model/model.h"
+#include "core/model/sublayer.h"
+#include "core/ops/softmax.h"
+
+namespace heed {
+
+DecoderState Model::StartDecoding(const EncoderOutput& enc,
+                                  std::vector<size_t> row_sentence,
+                                  size_t max_steps, const RunOptions& run,
+                                  size_t max_rows) const {
+  CheckRunOptions(run);
+  const ModelConfig& c = config_;
+  const size_t d = c.d_model;
+  for (size_t b : row_sentence) {
+    if (b >= enc.batch) throw std::invalid_argument("row of no sentence");
+  }
+  DecoderState s;
+  s.source = &enc;
+  s.rows = row_sentence.size();
+  s.capacity = max_steps;
+  s.capture = run.capture_attention;
+  s.sentence = std::move(row_sentence);
+  s.max_rows = std::max(max_rows, s.rows);
+  const size_t R = s.max_rows;
+  const size_t cache = c.decoder_layers * R * max_steps * d;
+  s.self_k.resize(cache);
+  s.self_v.resize(cache);
+  s.spare_k.resize(cache);
+  s.spare_v.resize(cache);
+  s.log_probs.resize(R * c.target_vocab);
+  if (s.capture) {
+    s.self_probs.resize(R * c.decoder_layers * c.heads * max_steps);
+    s.cross_probs.resize(R * c.decoder_layers * c.heads * enc.max_len);
+  }
+  for (auto* buf : {&s.x, &s.q, &s.k, &s.v, &s.ctx, &s.tmp, &s.out}) {
+    buf->resize(R * d);
+  }
+  s.hidden.resize(R * c.d_ff);
+  s.scores.resize(std::max({max_steps, enc.max_len, d}));
+  return s;
+}
+
+void Model::Step(DecoderState& s, const int* tokens,
+                 const RunOptions& run) const {
+  const ModelConfig& c = config_;
+  const size_t d = c.d_model;
+  const size_t R = s.rows;
+  const size_t L = c.decoder_layers;
+  const size_t H = c.heads;
+  const size_t T = s.capacity;
+  const size_t t = s.step;
+  const EncoderOutput& enc = *s.source;
+  const size_t S = enc.max_len;
+  if (t >= T) throw std::logic_error("decoder step beyond the cache capacity");
+  const size_t R0 = s.max_rows;
+
+  for (size_t r = 0; r < R; ++r) {
+    if (tokens[r] < 0 || static_cast<size_t>(tokens[r]) >= c.target_vocab) {
+      throw std::invalid_argument("decoder token outside the vocabulary");
+    }
+    Embed(weights_.target_embedding, tokens[r], t, &s.x[r * d],
+          s.scores.data());
+  }
+  HeadControl control;
+  control.heads = H;
+  control.head_dim = c.head_dim();
+  for (size_t l = 0; l < L; ++l) {
+    const DecoderLayerWeights& layer = weights_.decoder[l];
+    float* cache_k = &s.self_k[l * R0 * T * d];
+    float* cache_v = &s.self_v[l * R0 * T * d];
+    Sublayer(layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, s.x.data(),
+             R, d, s.tmp.data(), s.out.data(), [&](const float* h, float* y) {
+               layer.self_attn.q.Apply(h, R, s.q.data());
+               layer.self_attn.k.Apply(h, R, s.k.data());
+               layer.self_attn.v.Apply(h, R, s.v.data());
+               control.disabled =
+                   run.head_mask.Layer(AttentionKind::kDecoder, l, H);
+               control.probs_head_stride = T;
+               for (size_t r = 0; r < R; ++r) {
+                 float* rk = cache_k + r * T * d;
+                 float* rv = cache_v + r * T * d;
+                 std::memcpy(rk + t * d, &s.k[r * d], d * sizeof(float));
+                 std::memcpy(rv + t * d, &s.v[r * d], d * sizeof(float));
+                 control.probs =
+                     s.capture ? &s.self_probs[(r * L + l) * H * T] : nullptr;
+                 AttendQuery(&s.q[r * d], rk, rv, d, t + 1, control,
+                             &s.ctx[r * d], s.scores.data());
+               }
+               layer.self_attn.out.Apply(s.ctx.data(), R, y);
+             });
+    Sublayer(layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, s.x.data(),
+             R, d, s.tmp.data(), s.out.data(), [&](const float* h, float* y) {
+               layer.cross_attn.q.Apply(h, R, s.q.data());
+               control.disabled =
+                   run.head_mask.Layer(AttentionKind::kCross, l, H);
+               control.probs_head_stride = S;
+               for (size_t r = 0; r < R; ++r) {
+                 const size_t b = s.sentence[r];
+                 const size_t off = (l * enc.batch + b) * S * d;
+                 control.probs =
+                     s.capture ? &s.cross_probs[(r * L + l) * H * S] : nullptr;
+                 AttendQuery(&s.q[r * d], &enc.cross_k[off], &enc.cross_v[off],
+                             d, enc.lengths[b], control, &s.ctx[r * d],
+                             s.scores.data());
+               }
+               layer.cross_attn.out.Apply(s.ctx.data(), R, y);
+             });
+    Sublayer(layer.ffn_norm, c.pre_norm, c.layer_norm_eps, s.x.data(), R, d,
+             s.tmp.data(), s.out.data(), [&](const float* h, float* y) {
+               layer.ffn.Apply(h, R, c.activation, s.hidden.data(), y);
+             });
+  }
+  if (c.pre_norm) weights_.decoder_norm.Apply(s.x.data(), R, d, c.layer_norm_eps);
+  weights_.output.Apply(s.x.data(), R, s.log_probs.data());
+  for (size_t r = 0; r < R; ++r) {
+    ops::LogSoftmax(&s.log_probs[r * c.target_vocab], c.target_vocab);
+  }
+  ++s.step;
+}
+
+void Model::Reorder(DecoderState& s, const std::vector<size_t>& parents) const {
+  const size_t d = config_.d_model;
+  const size_t L = config_.decoder_layers;
+  const size_t T = s.capacity;
+  const size_t R0 = s.max_rows;
+  if (parents.size() > R0) throw std::logic_error("reorder: too many rows");
+  const size_t used = s.step * d;  // floats per row that hold positions
+  for (size_t l = 0; l < L; ++l) {
+    for (size_t i = 0; i < parents.size(); ++i) {
+      if (parents[i] >= s.rows) throw std::logic_error("reorder: no such row");
+      const size_t from = (l * R0 + parents[i]) * T * d;
+      const size_t to = (l * R0 + i) * T * d;
+      std::memcpy(&s.spare_k[to], &s.self_k[from], used * sizeof(float));
+      std::memcpy(&s.spare_v[to], &s.self_v[from], used * sizeof(float));
+    }
+  }
+  s.self_k.swap(s.spare_k);
+  s.self_v.swap(s.spare_v);
+  std::vector<size_t> sentence(parents.size());
+  for (size_t i = 0; i < parents.size(); ++i) sentence[i] = s.sentence[parents[i]];
+  s.sentence = std::move(sentence);
+  s.rows = parents.size();
+}
+
+std::vector<float> Model::ForcedLogProbs(const EncoderOutput& enc, size_t b,
+                                         const std::vector<int>& inputs,
+                                         const RunOptions& run,
+                                         std::vector<float>* self_probs,
+                                         std::vector<float>* cross_probs) const {
+  CheckRunOptions(run);
+  const ModelConfig& c = config_;
+  const size_t d = c.d_model;
+  const size_t T = inputs.size();
+  const size_t L = c.decoder_layers;
+  const size_t H = c.heads;
+  if (b >= enc.batch) throw Error("forced decoding: no such sentence");
+  const size_t S = enc.max_len;
+  const size_t len = enc.lengths[b];
+  std::vector<float> x(T * d), in(T * d), q(T * d), k(T * d), v(T * d),
+      ctx(T * d), out(T * d), hidden(T * c.d_ff),
+      scratch(std::max({2 * T, len, d}));
+  for (size_t i = 0; i < T; ++i) {
+    if (inputs[i] < 0 || static_cast<size_t>(inputs[i]) >= c.target_vocab) {
+      throw Error("forced decoding: token " + std::to_string(inputs[i]) +
+                  " outside the target vocabulary");
+    }
+    Embed(weights_.target_embedding, inputs[i], i, &x[i * d], scratch.data());
+  }
+  const bool capture = run.capture_attention;
+  if (capture) {
+    self_probs->assign(L * H * T * T, 0.0f);
+    cross_probs->assign(L * H * T * len, 0.0f);
+  }
+  HeadControl control;
+  control.heads = H;
+  control.head_dim = c.head_dim();
+  for (size_t l = 0; l < L; ++l) {
+    const DecoderLayerWeights& layer = weights_.decoder[l];
+    Sublayer(layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, x.data(), T,
+             d, in.data(), out.data(), [&](const float* h, float* y) {
+               layer.self_attn.q.Apply(h, T, q.data());
+               layer.self_attn.k.Apply(h, T, k.data());
+               layer.self_attn.v.Apply(h, T, v.data());
+               control.disabled =
+                   run.head_mask.Layer(AttentionKind::kDecoder, l, H);
+               control.probs = capture ? &(*self_probs)[l * H * T * T] : nullptr;
+               CausalSelfAttention(q.data(), k.data(), v.data(), d, T, control,
+                                   ctx.data(), scratch.data());
+               layer.self_attn.out.Apply(ctx.data(), T, y);
+             });
+    Sublayer(layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, x.data(), T,
+             d, in.data(), out.data(), [&](const float* h, float* y) {
+               layer.cross_attn.q.Apply(h, T, q.data());
+               control.disabled = run.head_mask.Layer(AttentionKind::kCross, l, H);
+               control.probs_head_stride = T * len;
+               const size_t off = (l * enc.batch + b) * S * d;
+               for (size_t i = 0; i < T; ++i) {
+                 control.probs =
+                     capture ? &(*cross_probs)[(l * H * T + i) * len] : nullptr;
+                 AttendQuery(&q[i * d], &enc.cross_k[off], &enc.cross_v[off], d,
+                             len, control, &ctx[i * d], scratch.data());
+               }
+               layer.cross_attn.out.Apply(ctx.data(), T, y);
+             });
+    Sublayer(layer.ffn_norm, c.pre_norm, c.layer_norm_eps, x.data(), T, d,
+             in.data(), out.data(), [&](const float* h, float* y) {
+               layer.ffn.Apply(h, T, c.activation, hidden.data(), y);
+             });
+  }
+  if (c.pre_norm) weights_.decoder_norm.Apply(x.data(), T, d, c.layer_norm_eps);
+  std::vector<float> log_probs(T * c.target_vocab);
+  weights_.output.Apply(x.data(), T, log_probs.data());
+  for (size_t i = 0; i < T; ++i) {
+    ops::LogSoftmax(&log_probs[i * c.target_vocab], c.target_vocab);
+  }
+  return log_probs;
+}
+
+}  // namespace heed

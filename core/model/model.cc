@@ -1,0 +1,58 @@
+#include "core/model/model.h"
+
+#include <cmath>
+#include <string>
+
+#include "core/error.h"
+#include "core/model/positional.h"
+
+namespace heed {
+
+Model::Model(ModelFile file, ModelConfig config)
+    : file_(std::move(file)), config_(std::move(config)) {
+  weights_ = LoadWeights(file_, config_);
+}
+
+Model Model::Load(ModelFile file) {
+  const std::string where = "model file '" + file.source() + "': ";
+  const auto& meta = file.metadata();
+  auto version = meta.find("format_version");
+  if (version == meta.end()) {
+    throw Error(where + "no format_version in the metadata (not a heed "
+                        "model?)");
+  }
+  if (version->second != std::to_string(kFormatVersion)) {
+    throw Error(where + "format version " + version->second +
+                " is not supported; this engine reads version " +
+                std::to_string(kFormatVersion));
+  }
+  auto config = meta.find("config");
+  if (config == meta.end()) throw Error(where + "no config in the metadata");
+  return Model(std::move(file), ParseConfig(config->second));
+}
+
+void Model::CheckRunOptions(const RunOptions& run) const {
+  const size_t layers[3] = {config_.encoder_layers, config_.decoder_layers,
+                            config_.decoder_layers};
+  const char* names[3] = {"encoder", "decoder", "cross"};
+  for (int k = 0; k < 3; ++k) {
+    const size_t n = run.head_mask.disabled[k].size();
+    if (n != 0 && n != layers[k] * config_.heads) {
+      throw Error(std::string("head mask for ") + names[k] + " attention has " +
+                  std::to_string(n) + " flags; the model has " +
+                  std::to_string(layers[k] * config_.heads) + " heads");
+    }
+  }
+}
+
+void Model::Embed(const float* table, int token, size_t pos, float* x,
+                  float* scratch) const {
+  const size_t d = config_.d_model;
+  const float scale =
+      config_.scale_embeddings ? std::sqrt(static_cast<float>(d)) : 1.0f;
+  const float* row = table + static_cast<size_t>(token) * d;
+  for (size_t i = 0; i < d; ++i) x[i] = row[i] * scale;
+  AddPositionalEncoding(pos, d, x, scratch);
+}
+
+}  // namespace heed

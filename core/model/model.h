@@ -1,0 +1,109 @@
+// A loaded Transformer: the encoder over a batch of sources, and the decoder
+// run one step at a time with a key/value cache (or teacher-forced over a
+// whole target). Decoding strategies drive it; it knows nothing of search.
+#ifndef HEED_CORE_MODEL_MODEL_H_
+#define HEED_CORE_MODEL_MODEL_H_
+
+#include <cstddef>
+#include <vector>
+
+#include "core/model/config.h"
+#include "core/model/model_file.h"
+#include "core/model/run_options.h"
+#include "core/model/weights.h"
+
+namespace heed {
+
+// The encoder's view of a batch of B source sentences, padded to max_len.
+struct EncoderOutput {
+  size_t batch = 0;             // B
+  size_t max_len = 0;           // S: longest source in tokens
+  std::vector<size_t> lengths;  // (B): real tokens per sentence
+  std::vector<float> memory;    // (B, S, d_model): final encoder states
+  // Cross-attention keys and values, projected once per source:
+  std::vector<float> cross_k;  // (decoder_layers, B, S, d_model)
+  std::vector<float> cross_v;  // (decoder_layers, B, S, d_model)
+  // When captured, per sentence b: (encoder_layers, heads, len_b, len_b).
+  std::vector<std::vector<float>> attention;
+};
+
+// Decoder state for R hypotheses ("rows") that advance in lockstep.
+struct DecoderState {
+  const EncoderOutput* source = nullptr;  // the memory the rows attend to
+  size_t rows = 0;                        // R
+  size_t capacity = 0;                    // most steps the cache holds (T)
+  size_t step = 0;                        // positions fed so far
+  bool capture = false;                   // keep this step's probabilities
+  std::vector<size_t> sentence;           // (R): source sentence of each row
+  size_t max_rows = 0;                    // R0: rows the buffers hold
+  std::vector<float> self_k;  // (decoder_layers, R0, T, d): cached keys
+  std::vector<float> self_v;  // (decoder_layers, R0, T, d): cached values
+  std::vector<float> spare_k, spare_v;  // reorder buffers, same shape
+  std::vector<float> log_probs;         // (R, target_vocab) of the last step
+  // Probabilities of the last step when captured:
+  std::vector<float> self_probs;   // (R, decoder_layers, heads, T), of which
+                                   // the first `step` of each T are valid
+  std::vector<float> cross_probs;  // (R, decoder_layers, heads, S)
+  // Scratch for one step, sized once.
+  std::vector<float> x, q, k, v, ctx, tmp, out, hidden, scores;
+};
+
+class Model {
+ public:
+  // Reads the config from the file's metadata and every tensor it needs.
+  // Throws heed::Error.
+  static Model Load(ModelFile file);
+
+  const ModelConfig& config() const { return config_; }
+  const ModelFile& file() const { return file_; }
+  size_t parameters() const { return weights_.parameters; }
+
+  // Throws heed::Error if a head mask has the wrong size.
+  void CheckRunOptions(const RunOptions& run) const;
+
+  // Encodes B token sequences (each non-empty, every id < source_vocab).
+  EncoderOutput Encode(const std::vector<std::vector<int>>& sources,
+                       const RunOptions& run) const;
+
+  // A decoder state for rows over `enc`, row r reading sentence
+  // row_sentence[r], with room for max_steps steps and for max_rows rows
+  // (0: as many as row_sentence has).
+  DecoderState StartDecoding(const EncoderOutput& enc,
+                             std::vector<size_t> row_sentence,
+                             size_t max_steps, const RunOptions& run,
+                             size_t max_rows = 0) const;
+
+  // Feeds tokens [R] at position state.step; fills state.log_probs.
+  void Step(DecoderState& state, const int* tokens,
+            const RunOptions& run) const;
+
+  // Keeps rows `parents`: new row i continues old row parents[i] (the cache
+  // is copied, so a parent may appear more than once, or not at all). At
+  // most max_rows rows.
+  void Reorder(DecoderState& state, const std::vector<size_t>& parents) const;
+
+  // Teacher-forced decoder over inputs [T] (BOS, y1, ...) for sentence b of
+  // enc, through the causal self-attention path. Returns log-probs
+  // (T, target_vocab). When captured: self_probs (layers, heads, T, T),
+  // cross_probs (layers, heads, T, len_b).
+  std::vector<float> ForcedLogProbs(const EncoderOutput& enc, size_t b,
+                                    const std::vector<int>& inputs,
+                                    const RunOptions& run,
+                                    std::vector<float>* self_probs,
+                                    std::vector<float>* cross_probs) const;
+
+ private:
+  Model(ModelFile file, ModelConfig config);
+
+  // x [d] = embedding[token] (· √d) + PE(pos).
+  void Embed(const float* table, int token, size_t pos, float* x,
+             float* scratch) const;
+
+  ModelFile file_;
+  ModelConfig config_;
+  Weights weights_;
+};
+
+}  // namespace heed
+
+#endif  // HEED_CORE_MODEL_MODEL_H_

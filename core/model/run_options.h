@@ -1,0 +1,36 @@
+// Per-run switches of the forward pass: attention capture and head masking.
+#ifndef HEED_CORE_MODEL_RUN_OPTIONS_H_
+#define HEED_CORE_MODEL_RUN_OPTIONS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace heed {
+
+// The three kinds of attention block.
+enum class AttentionKind { kEncoder = 0, kDecoder = 1, kCross = 2 };
+
+// Heads whose output is zeroed during a run, per kind: disabled[kind] is
+// empty (all heads on) or (layers · heads) flags, row-major by layer.
+struct HeadMask {
+  std::vector<uint8_t> disabled[3];
+
+  bool empty() const {
+    return disabled[0].empty() && disabled[1].empty() && disabled[2].empty();
+  }
+  // The [heads] flags of one layer, or nullptr when all heads are on.
+  const uint8_t* Layer(AttentionKind kind, size_t layer, size_t heads) const {
+    const auto& v = disabled[static_cast<int>(kind)];
+    return v.empty() ? nullptr : v.data() + layer * heads;
+  }
+};
+
+struct RunOptions {
+  bool capture_attention = false;  // keep every attention probability
+  HeadMask head_mask;              // sized by Model::CheckRunOptions
+};
+
+}  // namespace heed
+
+#endif  // HEED_CORE_MODEL_RUN_OPTIONS_H_

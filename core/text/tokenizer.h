@@ -1,0 +1,42 @@
+// SentencePiece tokenisation through the reference library, with the model
+// read from bytes (it travels inside the heed model file).
+#ifndef HEED_CORE_TEXT_TOKENIZER_H_
+#define HEED_CORE_TEXT_TOKENIZER_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sentencepiece {
+class SentencePieceProcessor;
+}
+
+namespace heed {
+
+class Tokenizer {
+ public:
+  // Throws heed::Error (naming `what`) if the bytes are not a model.
+  static Tokenizer FromSerialized(std::string_view bytes,
+                                  const std::string& what);
+
+  Tokenizer(Tokenizer&&) noexcept;
+  Tokenizer& operator=(Tokenizer&&) noexcept;
+  ~Tokenizer();
+
+  // Piece ids of text, which must be valid UTF-8 (throws heed::Error).
+  std::vector<int> Encode(std::string_view text) const;
+  // Text of ids; control pieces (BOS, EOS, padding) are dropped.
+  std::string Decode(const std::vector<int>& ids) const;
+  std::string Piece(int id) const;  // "" for an id outside the vocabulary
+  int PieceId(const std::string& piece) const;  // -1 when not a piece
+  size_t size() const;
+
+ private:
+  Tokenizer();
+  std::unique_ptr<sentencepiece::SentencePieceProcessor> spm_;
+};
+
+}  // namespace heed
+
+#endif  // HEED_CORE_TEXT_TOKENIZER_H_

@@ -1,0 +1,127 @@
+// heed's public API: load a model, translate text, and read back every
+// attention probability behind the translation.
+//
+//   heed::Translator t = heed::Translator::FromFile("models/en-de.heed");
+//   heed::TranslateOptions o;
+//   o.to = "de";
+//   heed::Result r = t.Translate("A dog runs in the park.", o);
+//
+// Every failure on bad input (model file, text, options) throws heed::Error
+// with a message that says what and where; the translator stays usable.
+// A Translator is immutable after loading: concurrent Translate calls from
+// several threads are safe.
+#ifndef HEED_CORE_TRANSLATOR_H_
+#define HEED_CORE_TRANSLATOR_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/decode/options.h"
+#include "core/error.h"
+#include "core/model/config.h"
+#include "core/model/model.h"
+#include "core/model/run_options.h"
+
+namespace heed {
+
+// One attention head to switch off.
+struct HeadRef {
+  AttentionKind kind = AttentionKind::kEncoder;
+  size_t layer = 0;
+  size_t head = 0;
+};
+
+struct TranslateOptions {
+  std::string to;  // target language code ("de"); required when the model
+                   // has several target languages, else optional
+  size_t beam_size = 4;           // 1: greedy
+  float length_penalty = 0.6f;    // GNMT α
+  float max_length_ratio = 2.0f;  // target ≤ ratio · source + extra tokens
+  size_t max_length_extra = 10;
+  size_t nbest = 1;                    // alternatives per sentence
+  bool attention = false;              // return every attention map
+  std::vector<HeadRef> masked_heads;   // heads whose output is zeroed
+  size_t max_sentence_tokens = 256;    // longer sentences are translated in
+                                       // pieces of at most this many tokens
+  size_t max_batch = 32;               // sentences decoded together
+};
+
+// All attention of one sentence. S = source tokens (with tag and EOS),
+// T = target tokens (EOS last when produced).
+struct Attention {
+  size_t encoder_layers = 0, decoder_layers = 0, heads = 0, source = 0,
+         target = 0;
+  std::vector<float> encoder;  // (encoder_layers, heads, S, S)
+  std::vector<float> decoder;  // (decoder_layers, heads, T, T), 0 above the
+                               // diagonal; column j is decoder input j
+  std::vector<float> cross;    // (decoder_layers, heads, T, S)
+};
+
+struct Alternative {
+  std::string piece;
+  float probability = 0.0f;
+};
+
+struct Translation {  // one hypothesis
+  std::string text;
+  std::vector<std::string> pieces;
+  std::vector<int> ids;
+  float score = 0.0f;     // log-prob with the length penalty applied
+  float log_prob = 0.0f;  // total log-prob
+};
+
+struct SentenceResult {
+  std::string source;                      // the sentence as given
+  std::vector<std::string> source_pieces;  // what the encoder saw
+  std::vector<int> source_ids;
+  Translation best;                  // == nbest[0]
+  std::vector<Translation> nbest;    // sorted by score
+  Attention attention;               // empty unless asked for
+  // When attention is asked for: per target token, the best next tokens of
+  // that decoding step with their probabilities.
+  std::vector<std::vector<Alternative>> alternatives;
+};
+
+struct Timings {
+  double tokenize_ms = 0, encode_ms = 0, decode_ms = 0, total_ms = 0;
+};
+
+struct Result {
+  std::string text;  // the whole translation, layout kept
+  std::vector<SentenceResult> sentences;
+  size_t target_tokens = 0;  // tokens produced, over all sentences
+  Timings timings;           // shared by the texts of one call
+};
+
+class Translator {
+ public:
+  static Translator FromFile(const std::string& path);
+  static Translator FromBytes(std::vector<uint8_t> bytes);
+
+  Translator(Translator&&) noexcept;
+  Translator& operator=(Translator&&) noexcept;
+  ~Translator();
+
+  std::vector<Result> Translate(const std::vector<std::string>& texts,
+                                const TranslateOptions& options) const;
+  Result Translate(const std::string& text,
+                   const TranslateOptions& options) const;
+
+  const ModelConfig& config() const;
+  const Model& model() const;
+  std::vector<std::string> languages() const;  // target language codes
+  size_t parameters() const;
+  size_t file_size() const;
+
+ private:
+  struct Impl;
+  explicit Translator(std::unique_ptr<Impl> impl);
+  static std::unique_ptr<Impl> Build(ModelFile file);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace heed
+
+#endif  // HEED_CORE_TRANSLATOR_H_
