@@ -1,0 +1,97 @@
+// Helpers shared by the doctest suite.
+#ifndef HEED_TESTS_TEST_UTIL_H_
+#define HEED_TESTS_TEST_UTIL_H_
+
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "hwy/targets.h"
+
+namespace heed::test {
+
+inline std::string Fixture(const std::string& name) {
+  return std::string(HEED_FIXTURE_DIR) + "/" + name;
+}
+
+inline std::vector<uint8_t> ReadBytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
+}
+
+inline nlohmann::json ReadJson(const std::string& path) {
+  std::ifstream f(path);
+  return nlohmann::json::parse(f);
+}
+
+// Runs fn once per SIMD target this CPU supports and the build compiled,
+// with dynamic dispatch forced to that target.
+inline void ForEachTarget(const std::function<void(const char*)>& fn) {
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    fn(hwy::TargetName(target));
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
+// A model file's header and data, to rewrite (for corrupt-file tests and toy
+// models built from a fixture).
+struct SplitFile {
+  nlohmann::json header;
+  std::vector<uint8_t> data;  // the bytes after the header
+};
+
+inline SplitFile Split(const std::vector<uint8_t>& file) {
+  uint64_t n = 0;
+  for (int i = 7; i >= 0; --i) n = (n << 8) | file[i];
+  SplitFile s;
+  s.header = nlohmann::json::parse(file.begin() + 8, file.begin() + 8 + n);
+  s.data.assign(file.begin() + 8 + n, file.end());
+  return s;
+}
+
+inline std::vector<uint8_t> Join(const SplitFile& s) {
+  std::string h = s.header.dump();
+  while (h.size() % 8 != 0) h += ' ';
+  std::vector<uint8_t> out(8);
+  uint64_t n = h.size();
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<uint8_t>(n >> (8 * i));
+  out.insert(out.end(), h.begin(), h.end());
+  out.insert(out.end(), s.data.begin(), s.data.end());
+  return out;
+}
+
+// Max |a - b| over two float sequences of the same length.
+inline double MaxAbsDiff(const std::vector<float>& a,
+                         const std::vector<float>& b) {
+  double m = 0;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    const double d = std::abs(static_cast<double>(a[i]) - b[i]);
+    if (d > m || d != d) m = d != d ? 1e30 : d;
+  }
+  return a.size() == b.size() ? m : 1e30;
+}
+
+// Flattens nested JSON arrays of numbers.
+inline void Flatten(const nlohmann::json& j, std::vector<float>* out) {
+  if (j.is_array()) {
+    for (const auto& e : j) Flatten(e, out);
+  } else {
+    out->push_back(j.get<float>());
+  }
+}
+
+inline std::vector<float> Flat(const nlohmann::json& j) {
+  std::vector<float> out;
+  Flatten(j, &out);
+  return out;
+}
+
+}  // namespace heed::test
+
+#endif  // HEED_TESTS_TEST_UTIL_H_
