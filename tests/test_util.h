@@ -58,11 +58,13 @@ inline SplitFile Split(const std::vector<uint8_t>& file) {
 inline std::vector<uint8_t> Join(const SplitFile& s) {
   std::string h = s.header.dump();
   while (h.size() % 8 != 0) h += ' ';
-  std::vector<uint8_t> out(8);
-  uint64_t n = h.size();
+  std::vector<uint8_t> out(8 + h.size() + s.data.size());
+  const uint64_t n = h.size();
   for (int i = 0; i < 8; ++i) out[i] = static_cast<uint8_t>(n >> (8 * i));
-  out.insert(out.end(), h.begin(), h.end());
-  out.insert(out.end(), s.data.begin(), s.data.end());
+  std::memcpy(out.data() + 8, h.data(), h.size());
+  if (!s.data.empty()) {
+    std::memcpy(out.data() + 8 + h.size(), s.data.data(), s.data.size());
+  }
   return out;
 }
 

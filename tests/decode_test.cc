@@ -1,0 +1,206 @@
+// Decoding and attention capture: invariants that hold for any model.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "core/decode/search.h"
+#include "core/error.h"
+#include "core/model/model.h"
+#include "tests/test_util.h"
+
+namespace heed {
+namespace {
+
+Model LoadFixture(const char* name) {
+  return Model::Load(ModelFile::Open(test::Fixture(name)));
+}
+
+std::vector<std::vector<int>> Sources() {
+  return test::ReadJson(test::Fixture("tiny_prenorm.json"))["sources"]
+      .get<std::vector<std::vector<int>>>();
+}
+
+// Every row of a (blocks, rows, cols) tensor sums to 1 over cols.
+void CheckRowsSumToOne(const std::vector<float>& p, size_t rows, size_t cols) {
+  REQUIRE(p.size() % (rows * cols) == 0);
+  for (size_t r = 0; r < p.size() / cols; ++r) {
+    double sum = 0;
+    for (size_t c = 0; c < cols; ++c) sum += p[r * cols + c];
+    CHECK(sum == doctest::Approx(1.0).epsilon(1e-5));
+  }
+}
+
+TEST_CASE("attention invariants: rows sum to 1, causal zeros, no padding") {
+  const Model model = LoadFixture("tiny_prenorm.heed");
+  const ModelConfig& c = model.config();
+  RunOptions run;
+  run.capture_attention = true;
+  const EncoderOutput enc = model.Encode(Sources(), run);
+  for (size_t b = 0; b < enc.batch; ++b) {
+    // Only the len_b real positions carry probability, even though the
+    // batch is padded to max_len.
+    CheckRowsSumToOne(enc.attention[b], enc.lengths[b], enc.lengths[b]);
+  }
+  for (size_t beam : {1u, 3u}) {
+    DecodingOptions o;
+    o.beam_size = beam;
+    const auto found = Search(model, enc, o, run);
+    for (size_t b = 0; b < enc.batch; ++b) {
+      const Hypothesis& h = found[b][0];
+      const size_t T = h.tokens.size(), S = enc.lengths[b];
+      CheckRowsSumToOne(h.decoder_attention, T, T);
+      CheckRowsSumToOne(h.cross_attention, T, S);
+      for (size_t lh = 0; lh < c.decoder_layers * c.heads; ++lh) {
+        for (size_t i = 0; i < T; ++i) {
+          for (size_t j = i + 1; j < T; ++j) {
+            CHECK(h.decoder_attention[(lh * T + i) * T + j] == 0.0f);
+          }
+        }
+      }
+      REQUIRE(h.alternatives.size() == T);
+      for (size_t i = 0; i < T; ++i) {
+        REQUIRE(!h.alternatives[i].empty());
+        for (size_t a = 1; a < h.alternatives[i].size(); ++a) {
+          CHECK(h.alternatives[i][a - 1].log_prob >= h.alternatives[i][a].log_prob);
+        }
+      }
+      if (beam == 1) {  // greedy takes the best alternative every time
+        for (size_t i = 0; i < T; ++i) {
+          CHECK(h.alternatives[i][0].token == h.tokens[i]);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("the cached decoder equals the teacher-forced one, attention too") {
+  for (const char* name : {"tiny_postnorm.heed", "tiny_prenorm.heed"}) {
+    INFO("model ", name);
+    const Model model = LoadFixture(name);
+    RunOptions run;
+    run.capture_attention = true;
+    const EncoderOutput enc = model.Encode(Sources(), run);
+    DecodingOptions o;
+    o.beam_size = 4;
+    const auto found = BeamSearch(model, enc, o, run);
+    for (size_t b = 0; b < enc.batch; ++b) {
+      const Hypothesis& h = found[b][0];
+      std::vector<int> inputs = {model.config().bos_id};
+      inputs.insert(inputs.end(), h.tokens.begin(), h.tokens.end() - 1);
+      std::vector<float> self, cross;
+      const auto lp = model.ForcedLogProbs(enc, b, inputs, run, &self, &cross);
+      double total = 0;
+      const size_t V = model.config().target_vocab;
+      for (size_t i = 0; i < h.tokens.size(); ++i) total += lp[i * V + h.tokens[i]];
+      CHECK(h.log_prob == doctest::Approx(total).epsilon(1e-4));
+      // The beam reordered rows many times; the attention must still be
+      // this hypothesis's own.
+      CHECK(test::MaxAbsDiff(h.decoder_attention, self) <= 1e-5);
+      CHECK(test::MaxAbsDiff(h.cross_attention, cross) <= 1e-5);
+    }
+  }
+}
+
+TEST_CASE("beam 1 equals greedy; n-best is sorted; batching changes nothing") {
+  const Model model = LoadFixture("tiny_prenorm.heed");
+  const auto sources = Sources();
+  const EncoderOutput enc = model.Encode(sources, {});
+  DecodingOptions o;
+  o.beam_size = 1;
+  const auto greedy = GreedySearch(model, enc, o, {});
+  const auto beam1 = BeamSearch(model, enc, o, {});
+  for (size_t b = 0; b < enc.batch; ++b) {
+    CHECK(beam1[b][0].tokens == greedy[b][0].tokens);
+    CHECK(beam1[b][0].score == doctest::Approx(greedy[b][0].score));
+  }
+  o.beam_size = 5;
+  o.nbest = 5;
+  const auto beam = BeamSearch(model, enc, o, {});
+  for (size_t b = 0; b < enc.batch; ++b) {
+    REQUIRE(beam[b].size() == 5);
+    for (size_t i = 1; i < beam[b].size(); ++i) {
+      CHECK(beam[b][i - 1].score >= beam[b][i].score);
+    }
+    // Alone, without padding, the sentence decodes the same.
+    const EncoderOutput one = model.Encode({sources[b]}, {});
+    const auto alone = BeamSearch(model, one, o, {});
+    for (size_t i = 0; i < 5; ++i) {
+      CHECK(alone[0][i].tokens == beam[b][i].tokens);
+      CHECK(alone[0][i].score == beam[b][i].score);
+    }
+  }
+}
+
+TEST_CASE("head masks change the run only where they apply") {
+  const Model model = LoadFixture("tiny_postnorm.heed");
+  const ModelConfig& c = model.config();
+  const auto sources = Sources();
+  RunOptions all_off;
+  for (auto& flags : all_off.head_mask.disabled) flags.clear();
+  all_off.head_mask.disabled[0].assign(c.encoder_layers * c.heads, 0);
+  for (size_t h = 0; h < c.heads; ++h) all_off.head_mask.disabled[0][h] = 1;
+  const EncoderOutput plain = model.Encode(sources, {});
+  const EncoderOutput masked = model.Encode(sources, all_off);
+  CHECK(test::MaxAbsDiff(plain.memory, masked.memory) > 1e-3);
+  // A mask of all zeros is the same as no mask.
+  RunOptions zeros;
+  zeros.head_mask.disabled[0].assign(c.encoder_layers * c.heads, 0);
+  CHECK(test::MaxAbsDiff(plain.memory, model.Encode(sources, zeros).memory) == 0);
+  RunOptions wrong;
+  wrong.head_mask.disabled[2].assign(3, 1);
+  CHECK_THROWS_AS(model.Encode(sources, wrong), Error);
+}
+
+TEST_CASE("equal probabilities give a deterministic, rule-given result") {
+  // Zero embeddings make every logit 0: all tokens are equally likely. Ties
+  // go to the earlier hypothesis and the lower id, and padding (0) is never
+  // produced, so greedy repeats token 1 and beam search finishes one
+  // hypothesis per step through EOS (2) from the first row.
+  test::SplitFile f = test::Split(test::ReadBytes(test::Fixture("tiny_postnorm.heed")));
+  const auto& e = f.header["encoder.embed_tokens.weight"]["data_offsets"];
+  std::fill(f.data.begin() + e[0].get<size_t>(), f.data.begin() + e[1].get<size_t>(), 0);
+  const Model model = Model::Load(ModelFile::FromBytes(test::Join(f)));
+  const std::vector<std::vector<int>> src = {{5, 6, 7, 2}};
+  const EncoderOutput enc = model.Encode(src, {});
+  DecodingOptions o;
+  o.beam_size = 1;
+  o.max_length_ratio = 1.0f;
+  o.max_length_extra = 2;
+  const auto greedy = GreedySearch(model, enc, o, {});
+  CHECK(greedy[0][0].tokens == std::vector<int>(6, 1));
+  o.beam_size = 4;
+  o.nbest = 4;
+  for (int run = 0; run < 2; ++run) {
+    const auto beam = BeamSearch(model, enc, o, {});
+    REQUIRE(beam[0].size() == 4);
+    CHECK(beam[0][0].tokens == std::vector<int>{2});
+    CHECK(beam[0][1].tokens == std::vector<int>{1, 2});
+    CHECK(beam[0][2].tokens == std::vector<int>{1, 1, 2});
+    CHECK(beam[0][3].tokens == std::vector<int>{1, 1, 1, 2});
+    const double uniform = -std::log(double(model.config().target_vocab));
+    CHECK(beam[0][1].log_prob == doctest::Approx(2 * uniform).epsilon(1e-5));
+  }
+}
+
+TEST_CASE("decoding options are checked") {
+  const Model model = LoadFixture("tiny_postnorm.heed");
+  const EncoderOutput enc = model.Encode({{5, 2}}, {});
+  DecodingOptions o;
+  o.beam_size = 0;
+  CHECK_THROWS_AS(Search(model, enc, o, {}), Error);
+  o.beam_size = 2;
+  o.nbest = 3;
+  CHECK_THROWS_AS(Search(model, enc, o, {}), Error);
+  o.nbest = 1;
+  o.length_penalty = NAN;
+  CHECK_THROWS_AS(Search(model, enc, o, {}), Error);
+  o.length_penalty = 1.0f;
+  o.max_length_ratio = 0.0f;
+  o.max_length_extra = 0;  // still at least one token
+  CHECK(Search(model, enc, o, {})[0][0].tokens.size() == 1);
+  CHECK(Search(model, model.Encode({}, {}), o, {}).empty());
+}
+
+}  // namespace
+}  // namespace heed

@@ -1,0 +1,209 @@
+// Bad model files: each gives a heed::Error that says what is wrong.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/translator.h"
+#include "tests/test_util.h"
+
+namespace heed {
+namespace {
+
+std::vector<uint8_t> Good() {
+  return test::ReadBytes(test::Fixture("tiny_postnorm.heed"));
+}
+
+// The message of the heed::Error that loading `bytes` throws ("" if none).
+std::string LoadError(std::vector<uint8_t> bytes) {
+  try {
+    Translator::FromBytes(std::move(bytes));
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool Contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+TEST_CASE("a good file loads from a path and from bytes alike") {
+  const Translator a = Translator::FromFile(test::Fixture("tiny_postnorm.heed"));
+  const Translator b = Translator::FromBytes(Good());
+  CHECK(a.parameters() == b.parameters());
+  CHECK(a.parameters() > 0);
+  CHECK(a.file_size() == Good().size());
+  CHECK(a.languages() == std::vector<std::string>{"de", "en"});
+}
+
+TEST_CASE("missing and unreadable files") {
+  CHECK_THROWS_WITH_AS(Translator::FromFile("/nonexistent/model.heed"),
+                       doctest::Contains("cannot open"), Error);
+  CHECK_THROWS_WITH_AS(Translator::FromFile("/"),
+                       doctest::Contains("not a regular file"), Error);
+  CHECK(Contains(LoadError({}), "too short"));
+}
+
+TEST_CASE("truncated files") {
+  const std::vector<uint8_t> good = Good();
+  for (size_t keep : {size_t{1}, size_t{7}, size_t{8}, size_t{100},
+                      good.size() / 2, good.size() - 1}) {
+    INFO("kept ", keep, " bytes");
+    const std::string msg =
+        LoadError(std::vector<uint8_t>(good.begin(), good.begin() + keep));
+    CHECK(!msg.empty());
+  }
+}
+
+TEST_CASE("a header length that lies") {
+  std::vector<uint8_t> bytes = Good();
+  for (int i = 0; i < 8; ++i) bytes[i] = 0xFF;
+  CHECK(Contains(LoadError(bytes), "header length"));
+  bytes = Good();
+  bytes[0] = 1;  // a one-byte header
+  for (int i = 1; i < 8; ++i) bytes[i] = 0;
+  CHECK(Contains(LoadError(bytes), "header length"));
+  std::vector<uint8_t> text(200, 'x');
+  text[0] = 100;
+  for (int i = 1; i < 8; ++i) text[i] = 0;
+  CHECK(Contains(LoadError(text), "not valid JSON"));
+}
+
+TEST_CASE("header entries that lie about offsets, shapes and dtypes") {
+  struct Case {
+    const char* what;
+    void (*edit)(nlohmann::json&);
+    const char* message;
+  };
+  const Case cases[] = {
+      {"offsets past the end",
+       [](nlohmann::json& h) {
+         h["encoder.embed_tokens.weight"]["data_offsets"][1] = 1u << 30;
+       },
+       "lie outside"},
+      {"begin after end",
+       [](nlohmann::json& h) {
+         auto& o = h["encoder.embed_tokens.weight"]["data_offsets"];
+         std::swap(o[0], o[1]);
+       },
+       "lie outside"},
+      {"shape and size disagree",
+       [](nlohmann::json& h) { h["encoder.embed_tokens.weight"]["shape"][0] = 3; },
+       "its shape needs"},
+      {"wrong shape for the config",
+       [](nlohmann::json& h) {
+         auto& t = h["encoder.layers.0.fc1.bias"];
+         t["shape"] = {8, 8};
+       },
+       "has shape [8, 8], expected [64]"},
+      {"unknown dtype",
+       [](nlohmann::json& h) { h["encoder.layers.0.fc1.bias"]["dtype"] = "Q4"; },
+       "unsupported dtype"},
+      {"I8 weights without support",
+       [](nlohmann::json& h) {
+         auto& t = h["encoder.layers.0.fc1.bias"];
+         t["dtype"] = "I8";
+         t["data_offsets"][1] = t["data_offsets"][0].get<size_t>() + 64;
+       },
+       "reads F32 and F16"},
+      {"negative shape",
+       [](nlohmann::json& h) { h["encoder.layers.0.fc1.bias"]["shape"][0] = -64; },
+       "non-size"},
+      {"huge shape",
+       [](nlohmann::json& h) {
+         h["encoder.layers.0.fc1.bias"]["shape"] = {1u << 31, 1u << 31, 4};
+       },
+       "too large"},
+      {"overlapping tensors",
+       [](nlohmann::json& h) {
+         h["encoder.layers.0.fc1.bias"]["data_offsets"] =
+             h["encoder.layers.0.fc2.bias"]["data_offsets"];
+         h["encoder.layers.0.fc1.bias"]["shape"] = {32};
+       },
+       "overlap"},
+      {"missing tensor",
+       [](nlohmann::json& h) { h.erase("decoder.layers.1.encoder_attn.k_proj.bias"); },
+       "missing tensor 'decoder.layers.1.encoder_attn.k_proj.bias'"},
+      {"missing tokenizer",
+       [](nlohmann::json& h) { h.erase("tokenizer.source"); },
+       "tokenizer.source"},
+      {"entry without fields",
+       [](nlohmann::json& h) { h["encoder.layers.0.fc1.bias"] = 5; },
+       "needs dtype"},
+      {"unsupported version",
+       [](nlohmann::json& h) { h["__metadata__"]["format_version"] = "99"; },
+       "format version 99 is not supported"},
+      {"no version",
+       [](nlohmann::json& h) { h["__metadata__"].erase("format_version"); },
+       "no format_version"},
+      {"config not JSON",
+       [](nlohmann::json& h) { h["__metadata__"]["config"] = "{"; },
+       "model config: not valid JSON"},
+      {"config with impossible sizes",
+       [](nlohmann::json& h) {
+         auto c = nlohmann::json::parse(h["__metadata__"]["config"].get<std::string>());
+         c["heads"] = 5;
+         h["__metadata__"]["config"] = c.dump();
+       },
+       "not a multiple of heads"},
+      {"config with a wrong type",
+       [](nlohmann::json& h) {
+         auto c = nlohmann::json::parse(h["__metadata__"]["config"].get<std::string>());
+         c["pre_norm"] = "yes";
+         h["__metadata__"]["config"] = c.dump();
+       },
+       "'pre_norm' has the wrong type"},
+      {"metadata not strings",
+       [](nlohmann::json& h) { h["__metadata__"]["config"] = 7; },
+       "is not a string"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    test::SplitFile f = test::Split(Good());
+    c.edit(f.header);
+    const std::string msg = LoadError(test::Join(f));
+    INFO("message: ", msg);
+    CHECK(Contains(msg, c.message));
+  }
+}
+
+TEST_CASE("a tokenizer tensor that is not a SentencePiece model") {
+  test::SplitFile f = test::Split(Good());
+  const auto& o = f.header["tokenizer.source"]["data_offsets"];
+  for (size_t i = o[0].get<size_t>(); i < o[1].get<size_t>(); ++i) {
+    f.data[i] = static_cast<uint8_t>(i * 131);
+  }
+  CHECK(Contains(LoadError(test::Join(f)), "not a SentencePiece model"));
+}
+
+TEST_CASE("random bytes never crash the loader") {
+  uint32_t state = 12345;
+  const std::vector<uint8_t> good = Good();
+  int usable = 0, rejected = 0;
+  for (int round = 0; round < 200; ++round) {
+    std::vector<uint8_t> bytes = good;
+    // Flip a few bytes in the header, where the structure lives.
+    for (int k = 0; k < 4; ++k) {
+      state = state * 1664525u + 1013904223u;
+      bytes[8 + state % 2000] ^= static_cast<uint8_t>(state >> 24);
+    }
+    try {
+      const Translator t = Translator::FromBytes(bytes);
+      TranslateOptions o;
+      o.to = "de";
+      o.beam_size = 2;
+      t.Translate("A dog.", o);  // may throw Error, must not crash
+      ++usable;
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).size() > 10);
+      ++rejected;
+    }
+  }
+  CHECK(usable + rejected == 200);
+  CHECK(rejected > 0);
+}
+
+}  // namespace
+}  // namespace heed
