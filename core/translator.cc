@@ -55,9 +55,9 @@ std::unique_ptr<Translator::Impl> Translator::Build(ModelFile file) {
   Model model = Model::Load(std::move(file));
   const ModelFile& f = model.file();
   Tokenizer source = ReadTokenizer(f, "tokenizer.source");
-  Tokenizer target = ReadTokenizer(
-      f, f.Find("tokenizer.target") != nullptr ? "tokenizer.target"
-                                               : "tokenizer.source");
+  Tokenizer target = ReadTokenizer(f, f.Find("tokenizer.target") != nullptr
+                                          ? "tokenizer.target"
+                                          : "tokenizer.source");
   const ModelConfig& c = model.config();
   if (source.size() != c.source_vocab || target.size() != c.target_vocab) {
     throw Error("model file '" + f.source() + "': tokenizer vocabularies (" +
@@ -128,8 +128,8 @@ std::vector<Result> Translator::Translate(
     const int kind = static_cast<int>(h.kind);
     if (kind < 0 || kind > 2 || h.layer >= layers[kind] || h.head >= c.heads) {
       throw Error("masked head (kind " + std::to_string(kind) + ", layer " +
-                  std::to_string(h.layer) + ", head " +
-                  std::to_string(h.head) + ") does not exist in this model");
+                  std::to_string(h.layer) + ", head " + std::to_string(h.head) +
+                  ") does not exist in this model");
     }
     auto& flags = run.head_mask.disabled[kind];
     flags.resize(layers[kind] * c.heads, 0);
@@ -202,7 +202,8 @@ std::vector<Result> Translator::Translate(
       SentenceResult sr;
       sr.source = unit.source;
       sr.source_ids = unit.ids;
-      for (int id : unit.ids) sr.source_pieces.push_back(impl_->source.Piece(id));
+      for (int id : unit.ids)
+        sr.source_pieces.push_back(impl_->source.Piece(id));
       for (const Hypothesis& h : nbest) {
         Translation tr;
         tr.ids = h.tokens;

@@ -34,18 +34,18 @@ struct HeadRef {
 };
 
 struct TranslateOptions {
-  std::string to;  // target language code ("de"); required when the model
-                   // has several target languages, else optional
-  size_t beam_size = 4;           // 1: greedy
+  std::string to;        // target language code ("de"); required when the model
+                         // has several target languages, else optional
+  size_t beam_size = 4;  // 1: greedy
   float length_penalty = 0.6f;    // GNMT α
   float max_length_ratio = 2.0f;  // target ≤ ratio · source + extra tokens
   size_t max_length_extra = 10;
-  size_t nbest = 1;                    // alternatives per sentence
-  bool attention = false;              // return every attention map
-  std::vector<HeadRef> masked_heads;   // heads whose output is zeroed
-  size_t max_sentence_tokens = 256;    // longer sentences are translated in
-                                       // pieces of at most this many tokens
-  size_t max_batch = 32;               // sentences decoded together
+  size_t nbest = 1;                   // alternatives per sentence
+  bool attention = false;             // return every attention map
+  std::vector<HeadRef> masked_heads;  // heads whose output is zeroed
+  size_t max_sentence_tokens = 256;   // longer sentences are translated in
+                                      // pieces of at most this many tokens
+  size_t max_batch = 32;              // sentences decoded together
 };
 
 // All attention of one sentence. S = source tokens (with tag and EOS),
@@ -76,9 +76,9 @@ struct SentenceResult {
   std::string source;                      // the sentence as given
   std::vector<std::string> source_pieces;  // what the encoder saw
   std::vector<int> source_ids;
-  Translation best;                  // == nbest[0]
-  std::vector<Translation> nbest;    // sorted by score
-  Attention attention;               // empty unless asked for
+  Translation best;                // == nbest[0]
+  std::vector<Translation> nbest;  // sorted by score
+  Attention attention;             // empty unless asked for
   // When attention is asked for: per target token, the best next tokens of
   // that decoding step with their probabilities.
   std::vector<std::vector<Alternative>> alternatives;

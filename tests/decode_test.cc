@@ -62,7 +62,8 @@ TEST_CASE("attention invariants: rows sum to 1, causal zeros, no padding") {
       for (size_t i = 0; i < T; ++i) {
         REQUIRE(!h.alternatives[i].empty());
         for (size_t a = 1; a < h.alternatives[i].size(); ++a) {
-          CHECK(h.alternatives[i][a - 1].log_prob >= h.alternatives[i][a].log_prob);
+          CHECK(h.alternatives[i][a - 1].log_prob >=
+                h.alternatives[i][a].log_prob);
         }
       }
       if (beam == 1) {  // greedy takes the best alternative every time
@@ -92,7 +93,8 @@ TEST_CASE("the cached decoder equals the teacher-forced one, attention too") {
       const auto lp = model.ForcedLogProbs(enc, b, inputs, run, &self, &cross);
       double total = 0;
       const size_t V = model.config().target_vocab;
-      for (size_t i = 0; i < h.tokens.size(); ++i) total += lp[i * V + h.tokens[i]];
+      for (size_t i = 0; i < h.tokens.size(); ++i)
+        total += lp[i * V + h.tokens[i]];
       CHECK(h.log_prob == doctest::Approx(total).epsilon(1e-4));
       // The beam reordered rows many times; the attention must still be
       // this hypothesis's own.
@@ -146,7 +148,8 @@ TEST_CASE("head masks change the run only where they apply") {
   // A mask of all zeros is the same as no mask.
   RunOptions zeros;
   zeros.head_mask.disabled[0].assign(c.encoder_layers * c.heads, 0);
-  CHECK(test::MaxAbsDiff(plain.memory, model.Encode(sources, zeros).memory) == 0);
+  CHECK(test::MaxAbsDiff(plain.memory, model.Encode(sources, zeros).memory) ==
+        0);
   RunOptions wrong;
   wrong.head_mask.disabled[2].assign(3, 1);
   CHECK_THROWS_AS(model.Encode(sources, wrong), Error);
@@ -157,9 +160,11 @@ TEST_CASE("equal probabilities give a deterministic, rule-given result") {
   // go to the earlier hypothesis and the lower id, and padding (0) is never
   // produced, so greedy repeats token 1 and beam search finishes one
   // hypothesis per step through EOS (2) from the first row.
-  test::SplitFile f = test::Split(test::ReadBytes(test::Fixture("tiny_postnorm.heed")));
+  test::SplitFile f =
+      test::Split(test::ReadBytes(test::Fixture("tiny_postnorm.heed")));
   const auto& e = f.header["encoder.embed_tokens.weight"]["data_offsets"];
-  std::fill(f.data.begin() + e[0].get<size_t>(), f.data.begin() + e[1].get<size_t>(), 0);
+  std::fill(f.data.begin() + e[0].get<size_t>(),
+            f.data.begin() + e[1].get<size_t>(), 0);
   const Model model = Model::Load(ModelFile::FromBytes(test::Join(f)));
   const std::vector<std::vector<int>> src = {{5, 6, 7, 2}};
   const EncoderOutput enc = model.Encode(src, {});

@@ -30,7 +30,8 @@ bool Contains(const std::string& s, const std::string& part) {
 }
 
 TEST_CASE("a good file loads from a path and from bytes alike") {
-  const Translator a = Translator::FromFile(test::Fixture("tiny_postnorm.heed"));
+  const Translator a =
+      Translator::FromFile(test::Fixture("tiny_postnorm.heed"));
   const Translator b = Translator::FromBytes(Good());
   CHECK(a.parameters() == b.parameters());
   CHECK(a.parameters() > 0);
@@ -90,7 +91,9 @@ TEST_CASE("header entries that lie about offsets, shapes and dtypes") {
        },
        "lie outside"},
       {"shape and size disagree",
-       [](nlohmann::json& h) { h["encoder.embed_tokens.weight"]["shape"][0] = 3; },
+       [](nlohmann::json& h) {
+         h["encoder.embed_tokens.weight"]["shape"][0] = 3;
+       },
        "its shape needs"},
       {"wrong shape for the config",
        [](nlohmann::json& h) {
@@ -99,7 +102,9 @@ TEST_CASE("header entries that lie about offsets, shapes and dtypes") {
        },
        "has shape [8, 8], expected [64]"},
       {"unknown dtype",
-       [](nlohmann::json& h) { h["encoder.layers.0.fc1.bias"]["dtype"] = "Q4"; },
+       [](nlohmann::json& h) {
+         h["encoder.layers.0.fc1.bias"]["dtype"] = "Q4";
+       },
        "unsupported dtype"},
       {"I8 weights without support",
        [](nlohmann::json& h) {
@@ -109,7 +114,9 @@ TEST_CASE("header entries that lie about offsets, shapes and dtypes") {
        },
        "reads F32 and F16"},
       {"negative shape",
-       [](nlohmann::json& h) { h["encoder.layers.0.fc1.bias"]["shape"][0] = -64; },
+       [](nlohmann::json& h) {
+         h["encoder.layers.0.fc1.bias"]["shape"][0] = -64;
+       },
        "non-size"},
       {"huge shape",
        [](nlohmann::json& h) {
@@ -124,7 +131,9 @@ TEST_CASE("header entries that lie about offsets, shapes and dtypes") {
        },
        "overlap"},
       {"missing tensor",
-       [](nlohmann::json& h) { h.erase("decoder.layers.1.encoder_attn.k_proj.bias"); },
+       [](nlohmann::json& h) {
+         h.erase("decoder.layers.1.encoder_attn.k_proj.bias");
+       },
        "missing tensor 'decoder.layers.1.encoder_attn.k_proj.bias'"},
       {"missing tokenizer",
        [](nlohmann::json& h) { h.erase("tokenizer.source"); },
@@ -143,14 +152,16 @@ TEST_CASE("header entries that lie about offsets, shapes and dtypes") {
        "model config: not valid JSON"},
       {"config with impossible sizes",
        [](nlohmann::json& h) {
-         auto c = nlohmann::json::parse(h["__metadata__"]["config"].get<std::string>());
+         auto c = nlohmann::json::parse(
+             h["__metadata__"]["config"].get<std::string>());
          c["heads"] = 5;
          h["__metadata__"]["config"] = c.dump();
        },
        "not a multiple of heads"},
       {"config with a wrong type",
        [](nlohmann::json& h) {
-         auto c = nlohmann::json::parse(h["__metadata__"]["config"].get<std::string>());
+         auto c = nlohmann::json::parse(
+             h["__metadata__"]["config"].get<std::string>());
          c["pre_norm"] = "yes";
          h["__metadata__"]["config"] = c.dump();
        },

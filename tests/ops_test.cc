@@ -88,18 +88,24 @@ TEST_CASE("activations match scalar references") {
           kernel(v.data() + off, n);
           CheckClose(v.data() + off, want, tol, tol);
         };
-        run(ops::Relu, [](double x) { return x > 0 ? x : 0.0; }, 0);
-        run(ops::Gelu,
-            [](double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); },
+        run(
+            ops::Relu, [](double x) { return x > 0 ? x : 0.0; }, 0);
+        run(
+            ops::Gelu,
+            [](double x) {
+              return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+            },
             2e-6);
-        run(ops::GeluTanh,
+        run(
+            ops::GeluTanh,
             [](double x) {
               return 0.5 * x *
                      (1 + std::tanh(std::sqrt(2 / M_PI) *
                                     (x + 0.044715 * x * x * x)));
             },
             2e-6);
-        run(ops::Silu, [](double x) { return x / (1 + std::exp(-x)); }, 2e-6);
+        run(
+            ops::Silu, [](double x) { return x / (1 + std::exp(-x)); }, 2e-6);
       }
     }
   });

@@ -45,8 +45,9 @@ void CheckModel(const std::string& name) {
     for (size_t b = 0; b < enc.batch; ++b) {
       INFO("sentence ", b);
       const size_t len = enc.lengths[b];
-      std::vector<float> memory(enc.memory.begin() + b * enc.max_len * d,
-                                enc.memory.begin() + (b * enc.max_len + len) * d);
+      std::vector<float> memory(
+          enc.memory.begin() + b * enc.max_len * d,
+          enc.memory.begin() + (b * enc.max_len + len) * d);
       CHECK(test::MaxAbsDiff(memory, test::Flat(g["memory"][b])) <= 1e-4);
       CHECK(test::MaxAbsDiff(enc.attention[b],
                              test::Flat(g["encoder_attention"][b])) <=
@@ -59,8 +60,8 @@ void CheckModel(const std::string& name) {
       const size_t b = f["sentence"];
       INFO("sentence ", b);
       std::vector<float> self, cross;
-      const auto lp = model.ForcedLogProbs(enc, b, f["inputs"], run, &self,
-                                           &cross);
+      const auto lp =
+          model.ForcedLogProbs(enc, b, f["inputs"], run, &self, &cross);
       CHECK(test::MaxAbsDiff(lp, test::Flat(f["log_probs"])) <=
             kLogProbTolerance);
       CHECK(test::MaxAbsDiff(self, test::Flat(f["self_attention"])) <=
@@ -129,7 +130,9 @@ void CheckModel(const std::string& name) {
   }
 }
 
-TEST_CASE("post-norm F32 model matches PyTorch") { CheckModel("tiny_postnorm"); }
+TEST_CASE("post-norm F32 model matches PyTorch") {
+  CheckModel("tiny_postnorm");
+}
 TEST_CASE("pre-norm F16 model (untied, GELU, output bias) matches PyTorch") {
   CheckModel("tiny_prenorm");
 }

@@ -40,17 +40,17 @@ TEST_CASE("tokenisation equals spm_encode and spm_decode") {
   const std::string model = test::Fixture("tiny_spm.model");
   const auto bytes = test::ReadBytes(model);
   const Tokenizer tok = Tokenizer::FromSerialized(
-      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+      std::string_view(reinterpret_cast<const char*>(bytes.data()),
+                       bytes.size()),
       "fixture");
   const std::vector<std::string> lines = {
-      "A dog runs in the park.",
-      "Zwei Männer spielen Fußball auf einer Wiese.",
+      "A dog runs in the park.", "Zwei Männer spielen Fußball auf einer Wiese.",
       "<2de> Hello, world!  Extra   spaces",
-      "Emoji 😀 and symbols ©™ and Ελληνικά",
-      "x"};
+      "Emoji 😀 and symbols ©™ and Ελληνικά", "x"};
   std::string input;
   for (const auto& l : lines) input += l + "\n";
-  std::istringstream ids(Run("spm_encode --model=" + model + " --output_format=id", input));
+  std::istringstream ids(
+      Run("spm_encode --model=" + model + " --output_format=id", input));
   std::istringstream pieces(
       Run("spm_encode --model=" + model + " --output_format=piece", input));
   for (const std::string& line : lines) {
@@ -69,8 +69,8 @@ TEST_CASE("tokenisation equals spm_encode and spm_decode") {
     if (std::find(got.begin(), got.end(), 3) == got.end()) {
       CHECK(joined == piece_line);
     }
-    std::string decoded = Run("spm_decode --model=" + model + " --input_format=id",
-                              id_line + "\n");
+    std::string decoded = Run(
+        "spm_decode --model=" + model + " --input_format=id", id_line + "\n");
     decoded.pop_back();  // newline
     CHECK(tok.Decode(got) == decoded);
   }
@@ -89,13 +89,13 @@ TEST_CASE("invalid UTF-8 is found, valid UTF-8 accepted") {
     std::string text;
     size_t offset;
   } bad[] = {
-      {"ab\xFF", 2},             // never valid
-      {"\xC0\xAF", 0},           // overlong '/'
-      {"\xE0\x80\xAF", 0},       // overlong
-      {"ok\xED\xA0\x80", 2},     // UTF-16 surrogate
-      {"\xF4\x90\x80\x80", 0},   // > U+10FFFF
-      {"abc\xE2\x82", 3},        // truncated
-      {"\xE2\x28\xA1", 0},       // bad continuation
+      {"ab\xFF", 2},            // never valid
+      {"\xC0\xAF", 0},          // overlong '/'
+      {"\xE0\x80\xAF", 0},      // overlong
+      {"ok\xED\xA0\x80", 2},    // UTF-16 surrogate
+      {"\xF4\x90\x80\x80", 0},  // > U+10FFFF
+      {"abc\xE2\x82", 3},       // truncated
+      {"\xE2\x28\xA1", 0},      // bad continuation
   };
   for (const auto& b : bad) {
     INFO(b.text);
@@ -132,7 +132,8 @@ TEST_CASE("sentence splitting keeps layout and respects abbreviations") {
         V{"He said \"Stop.\"", "Then he left...", "Fine"});
   CHECK(Sentences("Version 1.5 is out. it is lowercase next") ==
         V{"Version 1.5 is out. it is lowercase next"});
-  CHECK(Sentences("Wait\xE2\x80\xA6 Then go.") == V{"Wait\xE2\x80\xA6", "Then go."});
+  CHECK(Sentences("Wait\xE2\x80\xA6 Then go.") ==
+        V{"Wait\xE2\x80\xA6", "Then go."});
   CHECK(Sentences("Windows\r\nline") == V{"Windows", "line"});
 }
 

@@ -35,10 +35,9 @@ struct UsageError : std::runtime_error {
 
 // --name value pairs after the command.
 std::map<std::string, std::string> ParseFlags(int argc, char** argv) {
-  static const char* kKnown[] = {"--model",          "--to",
-                                 "--beam",           "--nbest",
-                                 "--length-penalty", "--max-batch",
-                                 "--attention-json"};
+  static const char* kKnown[] = {
+      "--model",          "--to",        "--beam",          "--nbest",
+      "--length-penalty", "--max-batch", "--attention-json"};
   std::map<std::string, std::string> flags;
   for (int i = 2; i < argc; ++i) {
     const std::string name = argv[i];
@@ -55,7 +54,8 @@ size_t ToSize(const std::string& name, const std::string& value) {
   char* end = nullptr;
   const unsigned long long v = std::strtoull(value.c_str(), &end, 10);
   if (value.empty() || *end != '\0' || value[0] == '-' || v > 1000000) {
-    throw UsageError("option '" + name + "' needs a count, not '" + value + "'");
+    throw UsageError("option '" + name + "' needs a count, not '" + value +
+                     "'");
   }
   return static_cast<size_t>(v);
 }
@@ -64,7 +64,8 @@ float ToFloat(const std::string& name, const std::string& value) {
   char* end = nullptr;
   const float v = std::strtof(value.c_str(), &end);
   if (value.empty() || *end != '\0') {
-    throw UsageError("option '" + name + "' needs a number, not '" + value + "'");
+    throw UsageError("option '" + name + "' needs a number, not '" + value +
+                     "'");
   }
   return v;
 }
@@ -92,18 +93,17 @@ nlohmann::json AttentionJson(const heed::Result& r) {
   nlohmann::json sentences = nlohmann::json::array();
   for (const heed::SentenceResult& s : r.sentences) {
     const heed::Attention& a = s.attention;
-    sentences.push_back(
-        {{"source", s.source},
-         {"source_pieces", s.source_pieces},
-         {"target_pieces", s.best.pieces},
-         {"translation", s.best.text},
-         {"score", s.best.score},
-         {"encoder", Nested(a.encoder, a.encoder_layers, a.heads, a.source,
-                            a.source)},
-         {"decoder", Nested(a.decoder, a.decoder_layers, a.heads, a.target,
-                            a.target)},
-         {"cross", Nested(a.cross, a.decoder_layers, a.heads, a.target,
-                          a.source)}});
+    sentences.push_back({{"source", s.source},
+                         {"source_pieces", s.source_pieces},
+                         {"target_pieces", s.best.pieces},
+                         {"translation", s.best.text},
+                         {"score", s.best.score},
+                         {"encoder", Nested(a.encoder, a.encoder_layers,
+                                            a.heads, a.source, a.source)},
+                         {"decoder", Nested(a.decoder, a.decoder_layers,
+                                            a.heads, a.target, a.target)},
+                         {"cross", Nested(a.cross, a.decoder_layers, a.heads,
+                                          a.target, a.source)}});
   }
   return {{"text", r.text}, {"sentences", sentences}};
 }
@@ -115,10 +115,13 @@ int Translate(const std::map<std::string, std::string>& flags) {
     return it == flags.end() ? std::string() : it->second;
   };
   if (!get("--to").empty()) options.to = get("--to");
-  if (!get("--beam").empty()) options.beam_size = ToSize("--beam", get("--beam"));
-  if (!get("--nbest").empty()) options.nbest = ToSize("--nbest", get("--nbest"));
+  if (!get("--beam").empty())
+    options.beam_size = ToSize("--beam", get("--beam"));
+  if (!get("--nbest").empty())
+    options.nbest = ToSize("--nbest", get("--nbest"));
   if (!get("--length-penalty").empty()) {
-    options.length_penalty = ToFloat("--length-penalty", get("--length-penalty"));
+    options.length_penalty =
+        ToFloat("--length-penalty", get("--length-penalty"));
   }
   if (!get("--max-batch").empty()) {
     options.max_batch = ToSize("--max-batch", get("--max-batch"));
@@ -126,7 +129,8 @@ int Translate(const std::map<std::string, std::string>& flags) {
   const std::string attention_path = get("--attention-json");
   options.attention = !attention_path.empty();
 
-  const heed::Translator translator = heed::Translator::FromFile(get("--model"));
+  const heed::Translator translator =
+      heed::Translator::FromFile(get("--model"));
   if (options.to.empty() && translator.languages().size() == 1) {
     options.to = translator.languages()[0];
   }
@@ -189,14 +193,16 @@ int Info(const std::map<std::string, std::string>& flags) {
   std::cout << "file: " << file.source() << " (" << file.size() << " bytes)\n";
   std::cout << "parameters: " << translator.parameters() << "\n";
   std::cout << "languages:";
-  for (const std::string& lang : translator.languages()) std::cout << " " << lang;
-  std::cout << "\nconfig: "
-            << nlohmann::json::parse(heed::ConfigToJson(translator.config()))
-                   .dump(2)
-            << "\ntensors:\n";
+  for (const std::string& lang : translator.languages())
+    std::cout << " " << lang;
+  std::cout
+      << "\nconfig: "
+      << nlohmann::json::parse(heed::ConfigToJson(translator.config())).dump(2)
+      << "\ntensors:\n";
   for (const heed::TensorInfo& t : file.tensors()) {
     std::string shape;
-    for (size_t s : t.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(s);
+    for (size_t s : t.shape)
+      shape += (shape.empty() ? "" : ", ") + std::to_string(s);
     std::cout << "  " << t.name << "  " << heed::DTypeName(t.dtype) << "  ["
               << shape << "]  " << t.bytes << " bytes\n";
   }

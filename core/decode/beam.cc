@@ -35,7 +35,8 @@ std::vector<NBest> BeamSearch(const Model& model, const EncoderOutput& enc,
   std::vector<NBest> results(B);
   if (B == 0) return results;
   std::vector<size_t> limit(B);
-  for (size_t b = 0; b < B; ++b) limit[b] = MaxTargetLength(enc.lengths[b], options);
+  for (size_t b = 0; b < B; ++b)
+    limit[b] = MaxTargetLength(enc.lengths[b], options);
   const size_t capacity = *std::max_element(limit.begin(), limit.end());
 
   // One row per sentence at first; room for K per sentence.
@@ -110,14 +111,12 @@ std::vector<NBest> BeamSearch(const Model& model, const EncoderOutput& enc,
   }
 
   for (size_t b = 0; b < B; ++b) {
-    std::stable_sort(finished[b].begin(), finished[b].end(),
-                     [](const Finished& x, const Finished& y) {
-                       return x.score > y.score;
-                     });
+    std::stable_sort(
+        finished[b].begin(), finished[b].end(),
+        [](const Finished& x, const Finished& y) { return x.score > y.score; });
     for (size_t i = 0; i < finished[b].size() && i < options.nbest; ++i) {
-      results[b].push_back(history.Backtrack(finished[b][i].node,
-                                             finished[b][i].score,
-                                             enc.lengths[b]));
+      results[b].push_back(history.Backtrack(
+          finished[b][i].node, finished[b][i].score, enc.lengths[b]));
     }
   }
   return results;

@@ -16,7 +16,8 @@ std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
   std::vector<NBest> results(B);
   if (B == 0) return results;
   std::vector<size_t> limit(B);
-  for (size_t b = 0; b < B; ++b) limit[b] = MaxTargetLength(enc.lengths[b], options);
+  for (size_t b = 0; b < B; ++b)
+    limit[b] = MaxTargetLength(enc.lengths[b], options);
   const size_t capacity = *std::max_element(limit.begin(), limit.end());
 
   std::vector<size_t> rows(B);  // sentence of each row
@@ -41,7 +42,8 @@ std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
       const int node = history.Add(parent, best[0].token, cum, state, r);
       if (best[0].token == c.eos_id || history.length(node) >= limit[b]) {
         results[b].push_back(history.Backtrack(
-            node, cum / LengthPenalty(history.length(node), options.length_penalty),
+            node,
+            cum / LengthPenalty(history.length(node), options.length_penalty),
             enc.lengths[b]));
       } else {
         keep.push_back(r);

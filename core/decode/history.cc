@@ -12,7 +12,8 @@ void TopK(const float* x, size_t n, size_t k, int exclude,
     if (static_cast<int>(i) == exclude) continue;
     const float v = x[i];
     if (out->size() == k && !(v > out->back().log_prob)) continue;
-    // Strictly greater moves ahead, so among equals the lower index stays first.
+    // Strictly greater moves ahead, so among equals the lower index stays
+    // first.
     auto pos = std::upper_bound(
         out->begin(), out->end(), v,
         [](float value, const Candidate& c) { return value > c.log_prob; });
@@ -36,7 +37,7 @@ int History::Add(int parent, int token, float log_prob,
     node.self.resize(layers_ * heads_ * t);
     node.cross.resize(layers_ * heads_ * len);
     for (size_t lh = 0; lh < layers_ * heads_; ++lh) {
-        const float* self =
+      const float* self =
           state.self_probs.data() + (row * layers_ * heads_ + lh) * T;
       std::copy(self, self + t, node.self.data() + lh * t);
       const float* cross =
@@ -68,7 +69,8 @@ Hypothesis History::Backtrack(int node, float score,
     const Node& n = nodes_[chain[i]];
     for (size_t lh = 0; lh < layers_ * heads_; ++lh) {
       const float* self = n.self.data() + lh * (i + 1);
-      std::copy(self, self + i + 1, h.decoder_attention.data() + (lh * T + i) * T);
+      std::copy(self, self + i + 1,
+                h.decoder_attention.data() + (lh * T + i) * T);
       const float* cross = n.cross.data() + lh * S;
       std::copy(cross, cross + S, h.cross_attention.data() + (lh * T + i) * S);
     }

@@ -40,8 +40,8 @@ class History {
   struct Node {
     int parent = -1;
     int token = 0;
-    float log_prob = 0.0f;  // cumulative
-    size_t length = 0;      // tokens up to and including this one
+    float log_prob = 0.0f;     // cumulative
+    size_t length = 0;         // tokens up to and including this one
     std::vector<float> self;   // (layers, heads, length) when captured
     std::vector<float> cross;  // (layers, heads, source length)
     std::vector<Candidate> alternatives;

@@ -30,7 +30,8 @@ std::vector<NBest> Search(const Model& model, const EncoderOutput& enc,
                 " must be in [1, beam size " +
                 std::to_string(options.beam_size) + "]");
   }
-  if (!(options.max_length_ratio >= 0.0f && options.max_length_ratio <= 100.0f) ||
+  if (!(options.max_length_ratio >= 0.0f &&
+        options.max_length_ratio <= 100.0f) ||
       options.max_length_extra > 100000) {
     throw Error("max length ratio must be in [0, 100], extra in [0, 100000]");
   }

@@ -22,8 +22,8 @@ void Scores(const float* q, const float* k, size_t stride, size_t keys,
 }
 
 // ctx_h [head_dim] = Σ_j probs[j] · v_h,j.
-void WeightedSum(const float* probs, const float* v, size_t stride,
-                 size_t keys, size_t head_dim, float* ctx) {
+void WeightedSum(const float* probs, const float* v, size_t stride, size_t keys,
+                 size_t head_dim, float* ctx) {
   std::memset(ctx, 0, head_dim * sizeof(float));
   for (size_t j = 0; j < keys; ++j) {
     if (probs[j] != 0.0f) ops::MulAdd(probs[j], v + j * stride, ctx, head_dim);
@@ -89,9 +89,9 @@ void CausalSelfAttention(const float* q, const float* k, const float* v,
   }
 }
 
-void AttendQuery(const float* q, const float* k, const float* v,
-                 size_t stride, size_t keys, const HeadControl& control,
-                 float* ctx, float* scratch) {
+void AttendQuery(const float* q, const float* k, const float* v, size_t stride,
+                 size_t keys, const HeadControl& control, float* ctx,
+                 float* scratch) {
   const size_t dh = control.head_dim;
   const size_t probs_stride =
       control.probs_head_stride != 0 ? control.probs_head_stride : keys;
@@ -100,7 +100,8 @@ void AttendQuery(const float* q, const float* k, const float* v,
     Scores(q + col, k + col, stride, keys, dh, scratch);
     ops::Softmax(scratch, nullptr, keys);
     if (control.probs != nullptr) {
-      std::memcpy(control.probs + h * probs_stride, scratch, keys * sizeof(float));
+      std::memcpy(control.probs + h * probs_stride, scratch,
+                  keys * sizeof(float));
     }
     if (HeadOff(control, h)) {
       std::memset(ctx + col, 0, dh * sizeof(float));

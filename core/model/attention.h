@@ -31,8 +31,8 @@ struct HeadControl {
   size_t head_dim = 0;
   const uint8_t* disabled = nullptr;  // [heads]: nonzero zeroes that head's
                                       // output; nullptr: all heads on
-  float* probs = nullptr;  // where to copy the probabilities, or nullptr;
-                           // the layout is given per function
+  float* probs = nullptr;        // where to copy the probabilities, or nullptr;
+                                 // the layout is given per function
   size_t probs_head_stride = 0;  // AttendQuery: floats between two heads'
                                  // rows of probs (0: the number of keys)
 };
@@ -52,9 +52,9 @@ void CausalSelfAttention(const float* q, const float* k, const float* v,
 
 // One query q [d] over keys/values [keys, stride]. ctx [d] out.
 // probs: [heads, keys] with rows probs_head_stride apart. scratch [keys].
-void AttendQuery(const float* q, const float* k, const float* v,
-                 size_t stride, size_t keys, const HeadControl& control,
-                 float* ctx, float* scratch);
+void AttendQuery(const float* q, const float* k, const float* v, size_t stride,
+                 size_t keys, const HeadControl& control, float* ctx,
+                 float* scratch);
 
 }  // namespace heed
 

@@ -20,8 +20,8 @@ void Read(const json& j, const char* key, T* out) {
   }
 }
 
-size_t ReadSize(const json& j, const char* key, size_t fallback,
-                size_t lo, size_t hi) {
+size_t ReadSize(const json& j, const char* key, size_t fallback, size_t lo,
+                size_t hi) {
   size_t value = fallback;
   if (j.contains(key)) {
     const json& v = j.at(key);
@@ -32,9 +32,9 @@ size_t ReadSize(const json& j, const char* key, size_t fallback,
     value = v.get<size_t>();
   }
   if (value < lo || value > hi) {
-    throw Error(std::string("model config: field '") + key + "' = " +
-                std::to_string(value) + " is outside [" + std::to_string(lo) +
-                ", " + std::to_string(hi) + "]");
+    throw Error(std::string("model config: field '") + key +
+                "' = " + std::to_string(value) + " is outside [" +
+                std::to_string(lo) + ", " + std::to_string(hi) + "]");
   }
   return value;
 }
@@ -43,10 +43,14 @@ size_t ReadSize(const json& j, const char* key, size_t fallback,
 
 const char* ActivationName(Activation a) {
   switch (a) {
-    case Activation::kRelu: return "relu";
-    case Activation::kGelu: return "gelu";
-    case Activation::kGeluTanh: return "gelu_tanh";
-    case Activation::kSilu: return "silu";
+    case Activation::kRelu:
+      return "relu";
+    case Activation::kGelu:
+      return "gelu";
+    case Activation::kGeluTanh:
+      return "gelu_tanh";
+    case Activation::kSilu:
+      return "silu";
   }
   return "?";
 }
@@ -97,8 +101,9 @@ ModelConfig ParseConfig(const std::string& text) {
   Read(j, "tied_output", &c.tied_output);
   Read(j, "output_bias", &c.output_bias);
   if (c.shared_embeddings && c.source_vocab != c.target_vocab) {
-    throw Error("model config: shared_embeddings needs source_vocab == "
-                "target_vocab");
+    throw Error(
+        "model config: shared_embeddings needs source_vocab == "
+        "target_vocab");
   }
   const struct {
     const char* key;

@@ -25,7 +25,7 @@ struct ModelConfig {
   float layer_norm_eps = 1e-5f;   // ε inside every LayerNorm
   bool scale_embeddings = true;   // multiply embeddings by √d_model
   bool shared_embeddings = true;  // encoder and decoder share one embedding
-  bool tied_output = true;  // output projection is the target embedding
+  bool tied_output = true;        // output projection is the target embedding
   bool output_bias = false;  // the output projection has a bias [target_vocab]
   int pad_id = 0;            // padding token (never produced)
   int bos_id = 1;            // first decoder input

@@ -77,8 +77,8 @@ void Model::Step(DecoderState& s, const int* tokens,
     const DecoderLayerWeights& layer = weights_.decoder[l];
     float* cache_k = &s.self_k[l * R0 * T * d];
     float* cache_v = &s.self_v[l * R0 * T * d];
-    Sublayer(layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, s.x.data(),
-             R, d, s.tmp.data(), s.out.data(), [&](const float* h, float* y) {
+    Sublayer(layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, s.x.data(), R,
+             d, s.tmp.data(), s.out.data(), [&](const float* h, float* y) {
                layer.self_attn.q.Apply(h, R, s.q.data());
                layer.self_attn.k.Apply(h, R, s.k.data());
                layer.self_attn.v.Apply(h, R, s.v.data());
@@ -97,8 +97,8 @@ void Model::Step(DecoderState& s, const int* tokens,
                }
                layer.self_attn.out.Apply(s.ctx.data(), R, y);
              });
-    Sublayer(layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, s.x.data(),
-             R, d, s.tmp.data(), s.out.data(), [&](const float* h, float* y) {
+    Sublayer(layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, s.x.data(), R,
+             d, s.tmp.data(), s.out.data(), [&](const float* h, float* y) {
                layer.cross_attn.q.Apply(h, R, s.q.data());
                control.disabled =
                    run.head_mask.Layer(AttentionKind::kCross, l, H);
@@ -119,7 +119,8 @@ void Model::Step(DecoderState& s, const int* tokens,
                layer.ffn.Apply(h, R, c.activation, s.hidden.data(), y);
              });
   }
-  if (c.pre_norm) weights_.decoder_norm.Apply(s.x.data(), R, d, c.layer_norm_eps);
+  if (c.pre_norm)
+    weights_.decoder_norm.Apply(s.x.data(), R, d, c.layer_norm_eps);
   weights_.output.Apply(s.x.data(), R, s.log_probs.data());
   for (size_t r = 0; r < R; ++r) {
     ops::LogSoftmax(&s.log_probs[r * c.target_vocab], c.target_vocab);
@@ -146,16 +147,16 @@ void Model::Reorder(DecoderState& s, const std::vector<size_t>& parents) const {
   s.self_k.swap(s.spare_k);
   s.self_v.swap(s.spare_v);
   std::vector<size_t> sentence(parents.size());
-  for (size_t i = 0; i < parents.size(); ++i) sentence[i] = s.sentence[parents[i]];
+  for (size_t i = 0; i < parents.size(); ++i)
+    sentence[i] = s.sentence[parents[i]];
   s.sentence = std::move(sentence);
   s.rows = parents.size();
 }
 
-std::vector<float> Model::ForcedLogProbs(const EncoderOutput& enc, size_t b,
-                                         const std::vector<int>& inputs,
-                                         const RunOptions& run,
-                                         std::vector<float>* self_probs,
-                                         std::vector<float>* cross_probs) const {
+std::vector<float> Model::ForcedLogProbs(
+    const EncoderOutput& enc, size_t b, const std::vector<int>& inputs,
+    const RunOptions& run, std::vector<float>* self_probs,
+    std::vector<float>* cross_probs) const {
   CheckRunOptions(run);
   const ModelConfig& c = config_;
   const size_t d = c.d_model;
@@ -185,22 +186,23 @@ std::vector<float> Model::ForcedLogProbs(const EncoderOutput& enc, size_t b,
   control.head_dim = c.head_dim();
   for (size_t l = 0; l < L; ++l) {
     const DecoderLayerWeights& layer = weights_.decoder[l];
-    Sublayer(layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, x.data(), T,
-             d, in.data(), out.data(), [&](const float* h, float* y) {
-               layer.self_attn.q.Apply(h, T, q.data());
-               layer.self_attn.k.Apply(h, T, k.data());
-               layer.self_attn.v.Apply(h, T, v.data());
-               control.disabled =
-                   run.head_mask.Layer(AttentionKind::kDecoder, l, H);
-               control.probs = capture ? &(*self_probs)[l * H * T * T] : nullptr;
-               CausalSelfAttention(q.data(), k.data(), v.data(), d, T, control,
-                                   ctx.data(), scratch.data());
-               layer.self_attn.out.Apply(ctx.data(), T, y);
-             });
+    Sublayer(
+        layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, x.data(), T, d,
+        in.data(), out.data(), [&](const float* h, float* y) {
+          layer.self_attn.q.Apply(h, T, q.data());
+          layer.self_attn.k.Apply(h, T, k.data());
+          layer.self_attn.v.Apply(h, T, v.data());
+          control.disabled = run.head_mask.Layer(AttentionKind::kDecoder, l, H);
+          control.probs = capture ? &(*self_probs)[l * H * T * T] : nullptr;
+          CausalSelfAttention(q.data(), k.data(), v.data(), d, T, control,
+                              ctx.data(), scratch.data());
+          layer.self_attn.out.Apply(ctx.data(), T, y);
+        });
     Sublayer(layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, x.data(), T,
              d, in.data(), out.data(), [&](const float* h, float* y) {
                layer.cross_attn.q.Apply(h, T, q.data());
-               control.disabled = run.head_mask.Layer(AttentionKind::kCross, l, H);
+               control.disabled =
+                   run.head_mask.Layer(AttentionKind::kCross, l, H);
                control.probs_head_stride = T * len;
                const size_t off = (l * enc.batch + b) * S * d;
                for (size_t i = 0; i < T; ++i) {

@@ -31,6 +31,7 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
     enc.lengths.push_back(sources[b].size());
     enc.max_len = std::max(enc.max_len, sources[b].size());
   }
+  if (enc.batch == 0) return enc;
   const size_t S = enc.max_len;
   const size_t rows = enc.batch * S;
   std::vector<float> x(rows * d), in(rows * d), q(rows * d), k(rows * d),
@@ -55,8 +56,8 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
 
   for (size_t l = 0; l < c.encoder_layers; ++l) {
     const EncoderLayerWeights& layer = weights_.encoder[l];
-    Sublayer(layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, x.data(),
-             rows, d, in.data(), out.data(), [&](const float* h, float* y) {
+    Sublayer(layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, x.data(), rows,
+             d, in.data(), out.data(), [&](const float* h, float* y) {
                layer.self_attn.q.Apply(h, rows, q.data());
                layer.self_attn.k.Apply(h, rows, k.data());
                layer.self_attn.v.Apply(h, rows, v.data());
@@ -68,8 +69,8 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
                  control.disabled =
                      run.head_mask.Layer(AttentionKind::kEncoder, l, c.heads);
                  if (run.capture_attention) {
-                   control.probs = enc.attention[b].data() +
-                                   l * c.heads * len * len;
+                   control.probs =
+                       enc.attention[b].data() + l * c.heads * len * len;
                  }
                  const size_t off = b * S * d;
                  PaddedSelfAttention(&q[off], &k[off], &v[off], d, S, len,
@@ -82,7 +83,8 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
                layer.ffn.Apply(h, rows, c.activation, hidden.data(), y);
              });
   }
-  if (c.pre_norm) weights_.encoder_norm.Apply(x.data(), rows, d, c.layer_norm_eps);
+  if (c.pre_norm)
+    weights_.encoder_norm.Apply(x.data(), rows, d, c.layer_norm_eps);
   enc.memory = std::move(x);
 
   enc.cross_k.resize(c.decoder_layers * rows * d);

@@ -20,10 +20,18 @@ void FeedForward::Apply(const float* x, size_t rows, Activation act,
   fc1.Apply(x, rows, hidden);
   const size_t n = rows * fc1.out;
   switch (act) {
-    case Activation::kRelu: ops::Relu(hidden, n); break;
-    case Activation::kGelu: ops::Gelu(hidden, n); break;
-    case Activation::kGeluTanh: ops::GeluTanh(hidden, n); break;
-    case Activation::kSilu: ops::Silu(hidden, n); break;
+    case Activation::kRelu:
+      ops::Relu(hidden, n);
+      break;
+    case Activation::kGelu:
+      ops::Gelu(hidden, n);
+      break;
+    case Activation::kGeluTanh:
+      ops::GeluTanh(hidden, n);
+      break;
+    case Activation::kSilu:
+      ops::Silu(hidden, n);
+      break;
   }
   fc2.Apply(hidden, rows, y);
 }

@@ -18,8 +18,9 @@ Model Model::Load(ModelFile file) {
   const auto& meta = file.metadata();
   auto version = meta.find("format_version");
   if (version == meta.end()) {
-    throw Error(where + "no format_version in the metadata (not a heed "
-                        "model?)");
+    throw Error(where +
+                "no format_version in the metadata (not a heed "
+                "model?)");
   }
   if (version->second != std::to_string(kFormatVersion)) {
     throw Error(where + "format version " + version->second +

@@ -69,9 +69,8 @@ class Model {
   // row_sentence[r], with room for max_steps steps and for max_rows rows
   // (0: as many as row_sentence has).
   DecoderState StartDecoding(const EncoderOutput& enc,
-                             std::vector<size_t> row_sentence,
-                             size_t max_steps, const RunOptions& run,
-                             size_t max_rows = 0) const;
+                             std::vector<size_t> row_sentence, size_t max_steps,
+                             const RunOptions& run, size_t max_rows = 0) const;
 
   // Feeds tokens [R] at position state.step; fills state.log_probs.
   void Step(DecoderState& state, const int* tokens,

@@ -27,20 +27,27 @@ struct ModelFile::Storage {
 
 const char* DTypeName(DType t) {
   switch (t) {
-    case DType::kF32: return "F32";
-    case DType::kF16: return "F16";
-    case DType::kI8: return "I8";
-    case DType::kU8: return "U8";
+    case DType::kF32:
+      return "F32";
+    case DType::kF16:
+      return "F16";
+    case DType::kI8:
+      return "I8";
+    case DType::kU8:
+      return "U8";
   }
   return "?";
 }
 
 size_t DTypeSize(DType t) {
   switch (t) {
-    case DType::kF32: return 4;
-    case DType::kF16: return 2;
+    case DType::kF32:
+      return 4;
+    case DType::kF16:
+      return 2;
     case DType::kI8:
-    case DType::kU8: return 1;
+    case DType::kU8:
+      return 1;
   }
   return 1;
 }
@@ -58,8 +65,8 @@ ModelFile::~ModelFile() = default;
 ModelFile ModelFile::Open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    throw Error("model file '" + path + "': cannot open: " +
-                std::strerror(errno));
+    throw Error("model file '" + path +
+                "': cannot open: " + std::strerror(errno));
   }
   struct stat st {};
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -74,8 +81,8 @@ ModelFile ModelFile::Open(const std::string& path) {
     void* map = mmap(nullptr, file.size_, PROT_READ, MAP_PRIVATE, fd, 0);
     if (map == MAP_FAILED) {
       ::close(fd);
-      throw Error("model file '" + path + "': cannot map: " +
-                  std::strerror(errno));
+      throw Error("model file '" + path +
+                  "': cannot map: " + std::strerror(errno));
     }
     file.storage_->map = map;
     file.storage_->map_size = file.size_;
@@ -207,10 +214,9 @@ void ModelFile::Parse() {
                   tensors_[i].name + "' overlap");
     }
   }
-  std::sort(tensors_.begin(), tensors_.end(),
-            [](const TensorInfo& a, const TensorInfo& b) {
-              return a.name < b.name;
-            });
+  std::sort(
+      tensors_.begin(), tensors_.end(),
+      [](const TensorInfo& a, const TensorInfo& b) { return a.name < b.name; });
 }
 
 }  // namespace heed

@@ -15,8 +15,9 @@ namespace heed {
 // x [rows, d] updated in place; in and out are scratch [rows, d]; f(in, out)
 // computes the sublayer.
 template <class F>
-void Sublayer(const Norm& norm, bool pre_norm, float eps, float* x,
-              size_t rows, size_t d, float* in, float* out, F&& f) {
+void Sublayer(const Norm& norm, bool pre_norm, float eps, float* x, size_t rows,
+              size_t d, float* in, float* out, F&& f) {
+  if (rows == 0) return;
   std::memcpy(in, x, rows * d * sizeof(float));
   if (pre_norm) norm.Apply(in, rows, d, eps);
   f(in, out);

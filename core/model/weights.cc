@@ -85,8 +85,8 @@ class Reader {
     Linear l;
     l.in = in;
     l.out = out;
-    l.weight = ops::PackMatrix(Floats(prefix + ".weight", {out, in}), out,
-                               in, in);
+    l.weight =
+        ops::PackMatrix(Floats(prefix + ".weight", {out, in}), out, in, in);
     if (bias) l.bias = Floats(prefix + ".bias", {out});
     return l;
   }
@@ -127,19 +127,21 @@ Weights LoadWeights(const ModelFile& file, const ModelConfig& c) {
           : r.Floats("decoder.embed_tokens.weight", {c.target_vocab, d});
   for (size_t i = 0; i < c.encoder_layers; ++i) {
     const std::string p = "encoder.layers." + std::to_string(i);
-    w.encoder.push_back(EncoderLayerWeights{
-        r.ReadAttention(p + ".self_attn", d),
-        r.ReadNorm(p + ".self_attn_layer_norm", d),
-        r.ReadFeedForward(p, d, c.d_ff), r.ReadNorm(p + ".final_layer_norm", d)});
+    w.encoder.push_back(
+        EncoderLayerWeights{r.ReadAttention(p + ".self_attn", d),
+                            r.ReadNorm(p + ".self_attn_layer_norm", d),
+                            r.ReadFeedForward(p, d, c.d_ff),
+                            r.ReadNorm(p + ".final_layer_norm", d)});
   }
   for (size_t i = 0; i < c.decoder_layers; ++i) {
     const std::string p = "decoder.layers." + std::to_string(i);
-    w.decoder.push_back(DecoderLayerWeights{
-        r.ReadAttention(p + ".self_attn", d),
-        r.ReadNorm(p + ".self_attn_layer_norm", d),
-        r.ReadAttention(p + ".encoder_attn", d),
-        r.ReadNorm(p + ".encoder_attn_layer_norm", d),
-        r.ReadFeedForward(p, d, c.d_ff), r.ReadNorm(p + ".final_layer_norm", d)});
+    w.decoder.push_back(
+        DecoderLayerWeights{r.ReadAttention(p + ".self_attn", d),
+                            r.ReadNorm(p + ".self_attn_layer_norm", d),
+                            r.ReadAttention(p + ".encoder_attn", d),
+                            r.ReadNorm(p + ".encoder_attn_layer_norm", d),
+                            r.ReadFeedForward(p, d, c.d_ff),
+                            r.ReadNorm(p + ".final_layer_norm", d)});
   }
   if (c.pre_norm) {
     w.encoder_norm = r.ReadNorm("encoder.layer_norm", d);
@@ -153,8 +155,8 @@ Weights LoadWeights(const ModelFile& file, const ModelConfig& c) {
       w.output.bias = r.Floats("output_projection.bias", {c.target_vocab});
     }
   } else {
-    w.output = r.ReadLinear("output_projection", c.target_vocab, d,
-                            c.output_bias);
+    w.output =
+        r.ReadLinear("output_projection", c.target_vocab, d, c.output_bias);
   }
   return w;
 }

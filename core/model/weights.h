@@ -31,8 +31,8 @@ struct DecoderLayerWeights {
 };
 
 struct Weights {
-  const float* source_embedding = nullptr;  // (source_vocab, d_model)
-  const float* target_embedding = nullptr;  // (target_vocab, d_model)
+  const float* source_embedding = nullptr;   // (source_vocab, d_model)
+  const float* target_embedding = nullptr;   // (target_vocab, d_model)
   std::vector<EncoderLayerWeights> encoder;  // (encoder_layers)
   Norm encoder_norm;                         // pre-norm models only
   std::vector<DecoderLayerWeights> decoder;  // (decoder_layers)

@@ -2,10 +2,10 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "core/ops/activations.cc"
+#include "core/ops/tail-inl.h"
+#include "hwy/contrib/math/math-inl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "hwy/contrib/math/math-inl.h"
-#include "core/ops/tail-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace heed::ops {
@@ -21,15 +21,16 @@ HWY_INLINE void Map(float* HWY_RESTRICT x, size_t n, const F& f) {
   const DF d;
   const size_t lanes = hn::Lanes(d);
   size_t i = 0;
-  for (; i + lanes <= n; i += lanes) hn::StoreU(f(hn::LoadU(d, x + i)), d, x + i);
+  for (; i + lanes <= n; i += lanes)
+    hn::StoreU(f(hn::LoadU(d, x + i)), d, x + i);
   if (i < n) StoreTail(f(LoadTail(d, x + i, n - i, 0.0f)), d, x + i, n - i);
 }
 
 // erf(x) by Abramowitz & Stegun 7.1.26 (absolute error below 1.5e-7).
 HWY_INLINE VF Erf(DF d, VF x) {
   const auto ax = hn::Abs(x);
-  const auto t = hn::Div(hn::Set(d, 1.0f),
-                         hn::MulAdd(hn::Set(d, 0.3275911f), ax, hn::Set(d, 1.0f)));
+  const auto t = hn::Div(hn::Set(d, 1.0f), hn::MulAdd(hn::Set(d, 0.3275911f),
+                                                      ax, hn::Set(d, 1.0f)));
   auto p = hn::Set(d, 1.061405429f);
   p = hn::MulAdd(p, t, hn::Set(d, -1.453152027f));
   p = hn::MulAdd(p, t, hn::Set(d, 1.421413741f));
@@ -49,9 +50,9 @@ void ReluImpl(float* x, size_t n) {
 void GeluImpl(float* x, size_t n) {
   const DF d;
   Map(x, n, [d](VF v) {
-    const auto phi = hn::MulAdd(
-        Erf(d, hn::Mul(v, hn::Set(d, 0.70710678118654752f))),
-        hn::Set(d, 0.5f), hn::Set(d, 0.5f));
+    const auto phi =
+        hn::MulAdd(Erf(d, hn::Mul(v, hn::Set(d, 0.70710678118654752f))),
+                   hn::Set(d, 0.5f), hn::Set(d, 0.5f));
     return hn::Mul(v, phi);
   });
 }

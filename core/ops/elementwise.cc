@@ -2,9 +2,9 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "core/ops/elementwise.cc"
+#include "core/ops/tail-inl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "core/ops/tail-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace heed::ops {
@@ -52,9 +52,9 @@ void MulAddImpl(float a, const float* HWY_RESTRICT x, float* HWY_RESTRICT y,
   }
   if (i < n) {
     const size_t r = n - i;
-    StoreTail(
-        hn::MulAdd(va, LoadTail(d, x + i, r, 0.0f), LoadTail(d, y + i, r, 0.0f)),
-        d, y + i, r);
+    StoreTail(hn::MulAdd(va, LoadTail(d, x + i, r, 0.0f),
+                         LoadTail(d, y + i, r, 0.0f)),
+              d, y + i, r);
   }
 }
 

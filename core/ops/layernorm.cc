@@ -4,9 +4,9 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "core/ops/layernorm.cc"
+#include "core/ops/tail-inl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "core/ops/tail-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace heed::ops {
@@ -63,8 +63,8 @@ namespace heed::ops {
 
 HWY_EXPORT(LayerNormRow);
 
-void LayerNorm(const float* x, const float* gamma, const float* beta,
-               float eps, float* out, size_t n) {
+void LayerNorm(const float* x, const float* gamma, const float* beta, float eps,
+               float* out, size_t n) {
   HWY_DYNAMIC_DISPATCH(LayerNormRow)(x, gamma, beta, eps, out, n);
 }
 

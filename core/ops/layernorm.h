@@ -8,8 +8,8 @@ namespace heed::ops {
 
 // out [n] = (x - mean) / sqrt(var + eps) * gamma + beta, with the biased
 // variance as in PyTorch. gamma and beta are [n]; out may equal x.
-void LayerNorm(const float* x, const float* gamma, const float* beta,
-               float eps, float* out, size_t n);
+void LayerNorm(const float* x, const float* gamma, const float* beta, float eps,
+               float* out, size_t n);
 
 }  // namespace heed::ops
 

@@ -71,12 +71,24 @@ HWY_INLINE void TileAnyRows(size_t rows, const float* a, size_t lda,
     ldo = width;
   }
   switch (rows) {
-    case 1: Tile<1>(a, lda, panel, depth, out, ldo); break;
-    case 2: Tile<2>(a, lda, panel, depth, out, ldo); break;
-    case 3: Tile<3>(a, lda, panel, depth, out, ldo); break;
-    case 4: Tile<4>(a, lda, panel, depth, out, ldo); break;
-    case 5: Tile<5>(a, lda, panel, depth, out, ldo); break;
-    default: Tile<kRowsPerTile>(a, lda, panel, depth, out, ldo); break;
+    case 1:
+      Tile<1>(a, lda, panel, depth, out, ldo);
+      break;
+    case 2:
+      Tile<2>(a, lda, panel, depth, out, ldo);
+      break;
+    case 3:
+      Tile<3>(a, lda, panel, depth, out, ldo);
+      break;
+    case 4:
+      Tile<4>(a, lda, panel, depth, out, ldo);
+      break;
+    case 5:
+      Tile<5>(a, lda, panel, depth, out, ldo);
+      break;
+    default:
+      Tile<kRowsPerTile>(a, lda, panel, depth, out, ldo);
+      break;
   }
   if (cols < width) {
     for (size_t r = 0; r < rows; ++r) {
@@ -145,13 +157,13 @@ PackedMatrix PackMatrix(const float* b, size_t n, size_t k, size_t ldb) {
 void MatMul(const float* a, size_t m, size_t lda, const PackedMatrix& b,
             const float* bias, float* c, size_t ldc) {
   if (b.panel != HWY_DYNAMIC_DISPATCH(PanelWidth)()) {
-    throw std::invalid_argument(
-        "MatMul: matrix was packed with panel width " +
-        std::to_string(b.panel) + " for another SIMD target");
+    throw std::invalid_argument("MatMul: matrix was packed with panel width " +
+                                std::to_string(b.panel) +
+                                " for another SIMD target");
   }
   if (m == 0 || b.rows == 0) return;
-  HWY_DYNAMIC_DISPATCH(MatMulPacked)(a, m, lda, b.data.get(), b.rows, b.cols,
-                                     bias, c, ldc);
+  HWY_DYNAMIC_DISPATCH(MatMulPacked)
+  (a, m, lda, b.data.get(), b.rows, b.cols, bias, c, ldc);
 }
 
 void MatMulTransB(const float* a, size_t m, size_t lda, const float* b,

@@ -5,10 +5,10 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "core/ops/softmax.cc"
+#include "core/ops/tail-inl.h"
+#include "hwy/contrib/math/math-inl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-#include "hwy/contrib/math/math-inl.h"
-#include "core/ops/tail-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace heed::ops {
@@ -83,8 +83,7 @@ void LogSoftmaxRow(float* HWY_RESTRICT x, size_t n) {
     sum = hn::Add(sum, ShiftedExp(d, hn::LoadU(d, x + i), vmax));
   }
   if (i < n) {
-    sum = hn::Add(sum,
-                  ShiftedExp(d, LoadTail(d, x + i, n - i, kNegInf), vmax));
+    sum = hn::Add(sum, ShiftedExp(d, LoadTail(d, x + i, n - i, kNegInf), vmax));
   }
   const float shift = max + std::log(hn::GetLane(hn::SumOfLanes(d, sum)));
   const auto vshift = hn::Set(d, shift);

@@ -15,8 +15,8 @@ bool IsSpace(char c) {
 // Words whose final period does not end a sentence (English and German).
 bool IsAbbreviation(std::string_view word) {
   static constexpr std::array<std::string_view, 28> kAbbreviations = {
-      "Mr",  "Mrs", "Ms",  "Dr",  "Prof", "St",  "Jr", "Sr", "vs",  "etc",
-      "e.g", "i.e", "z.B", "u.a", "bzw",  "ca",  "Nr", "Hr", "Fr",  "Str",
+      "Mr",  "Mrs", "Ms",  "Dr",  "Prof", "St",  "Jr", "Sr", "vs", "etc",
+      "e.g", "i.e", "z.B", "u.a", "bzw",  "ca",  "Nr", "Hr", "Fr", "Str",
       "usw", "vgl", "d.h", "Abb", "Jan",  "Feb", "No", "Co"};
   if (word.size() == 1 && std::isalpha(static_cast<unsigned char>(word[0]))) {
     return true;  // an initial: "J. Smith"
@@ -25,9 +25,7 @@ bool IsAbbreviation(std::string_view word) {
          kAbbreviations.end();
 }
 
-bool IsClosing(char c) {
-  return c == '"' || c == '\'' || c == ')' || c == ']';
-}
+bool IsClosing(char c) { return c == '"' || c == '\'' || c == ')' || c == ']'; }
 
 // Length of a sentence-final mark at s[i] (".", "!", "?", or "…"), or 0.
 size_t FinalMark(std::string_view s, size_t i) {

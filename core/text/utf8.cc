@@ -39,7 +39,8 @@ bool IsValidUtf8(std::string_view text, size_t* error_offset) {
       }
       cp = (cp << 6) | (s[i + k] & 0x3F);
     }
-    const bool overlong = (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
+    const bool overlong =
+        (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
     if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
       *error_offset = i;
       return false;

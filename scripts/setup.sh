@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what heed needs to build and test, from Debian's packages.
+# Safe to run again: it only calls apt when something is missing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  clang clang-format clang-tidy libclang-rt-14-dev   # fuzzing, style
+  libhwy-dev libsentencepiece-dev sentencepiece     # SIMD, tokeniser
+  nlohmann-json3-dev doctest-dev                    # JSON, tests
+)
+if [[ "${1:-}" == "--recipe" ]]; then  # training and reference fixtures
+  packages+=(python3-torch python3-numpy python3-sentencepiece
+             libopenblas0-pthread)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -q
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q \
+    --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs every test: style, the doctest suite (release and ASan/UBSan), the
+# command line, and each fuzzer for a bounded time under ASan/UBSan.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+
+bash scripts/setup.sh
+
+echo "== style (clang-format)"
+git ls-files '*.h' '*.cc' | xargs clang-format --dry-run -Werror
+
+echo "== release build and doctest suite"
+bash scripts/build.sh release
+./build/release/heed_tests
+
+echo "== command line"
+bash tests/cli_test.sh build/release/heed
+
+echo "== ASan/UBSan build and doctest suite"
+bash scripts/build.sh asan
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ./build/asan/heed_tests
+
+echo "== fuzzing (${FUZZ_SECONDS}s per target)"
+bash scripts/build.sh fuzz
+corpus=$(mktemp -d)
+trap 'rm -rf "$corpus"' EXIT
+mkdir -p "$corpus/loader" "$corpus/translate"
+cp tests/fixtures/*.heed "$corpus/loader/"
+printf '\x05\x10A dog runs. Ein Hund.' >"$corpus/translate/seed"
+./build/fuzz/fuzz_model_loader -max_total_time="$FUZZ_SECONDS" \
+  -rss_limit_mb=4096 -print_final_stats=1 "$corpus/loader" 2>&1 | tail -4
+./build/fuzz/fuzz_translate -max_total_time="$FUZZ_SECONDS" -max_len=512 \
+  -print_final_stats=1 "$corpus/translate" 2>&1 | tail -4
+
+echo "== all tests passed"

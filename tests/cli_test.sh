@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The command line: output, exit codes and messages for every failure.
+set -uo pipefail
+heed="$1"
+model="$(dirname "$0")/fixtures/tiny_prenorm.heed"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+expect() {  # expect NAME WANT_STATUS PATTERN -- command...
+  local name=$1 want=$2 pattern=$3
+  shift 4
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [[ $got -ne $want ]] || ! grep -Eq -- "$pattern" "$tmp/out" "$tmp/err"; then
+    echo "FAIL $name: status $got (want $want), pattern '$pattern'"
+    sed 's/^/  | /' "$tmp/out" "$tmp/err" | head -10
+    failures=$((failures + 1))
+  else
+    echo "ok   $name"
+  fi
+}
+
+printf 'A dog runs.\n\nEin Hund. Zwei Männer.\n' >"$tmp/in.txt"
+expect "translate writes one line per input line" 0 '.' -- \
+  bash -c "'$heed' translate --model '$model' --to de <'$tmp/in.txt' >'$tmp/o' && [[ \$(wc -l <'$tmp/o') -eq 3 ]] && sed -n 2p '$tmp/o' | grep -qx '' && echo ok"
+expect "greedy equals beam 1 output" 0 'same' -- \
+  bash -c "diff <('$heed' translate --model '$model' --to en --beam 1 <'$tmp/in.txt') <('$heed' translate --model '$model' --to en --beam 1 --max-batch 1 <'$tmp/in.txt') && echo same"
+expect "n-best lists" 0 '^0 \|\|\| .* \|\|\| -?[0-9]' -- \
+  bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --beam 3 --nbest 3"
+expect "attention JSON" 0 '"cross"' -- \
+  bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --attention-json '$tmp/a.json' >/dev/null && cat '$tmp/a.json'"
+expect "info" 0 'tensors:' -- "$heed" info --model "$model"
+expect "no command" 2 'usage' -- "$heed"
+expect "unknown option" 2 "unknown option '--bogus'" -- "$heed" translate --bogus 1
+expect "missing model flag" 2 'model is required' -- "$heed" translate
+expect "bad count" 2 "needs a count" -- "$heed" translate --model "$model" --beam x
+expect "missing model file" 1 'cannot open' -- "$heed" info --model "$tmp/none.heed"
+head -c 1000 "$model" >"$tmp/cut.heed"
+expect "truncated model file" 1 'header length|lie outside|JSON' -- "$heed" info --model "$tmp/cut.heed"
+expect "unknown language" 1 "'fr' is not one of" -- \
+  bash -c "echo hi | '$heed' translate --model '$model' --to fr"
+expect "invalid UTF-8" 1 'not valid UTF-8' -- \
+  bash -c "printf 'bad \\xff\\n' | '$heed' translate --model '$model' --to de"
+expect "unwritable attention file" 1 'cannot write' -- \
+  bash -c "echo hi | '$heed' translate --model '$model' --to de --attention-json /nonexistent/a.json"
+
+if ((failures)); then
+  echo "$failures command-line test(s) failed"
+  exit 1
+fi

@@ -1,0 +1,170 @@
+// The public API on awkward input: empty, huge, invalid or hostile text,
+// bad options, concurrent use.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/translator.h"
+#include "tests/test_util.h"
+
+namespace heed {
+namespace {
+
+const Translator& Tiny() {
+  static const Translator t =
+      Translator::FromFile(test::Fixture("tiny_prenorm.heed"));
+  return t;
+}
+
+TranslateOptions To(const char* lang) {
+  TranslateOptions o;
+  o.to = lang;
+  return o;
+}
+
+TEST_CASE("empty and blank text translate to themselves") {
+  CHECK(Tiny().Translate("", To("de")).text.empty());
+  CHECK(Tiny().Translate("", To("de")).sentences.empty());
+  const Result r = Tiny().Translate(" \n\t\n", To("de"));
+  CHECK(r.text == " \n\t\n");
+  CHECK(r.target_tokens == 0);
+}
+
+TEST_CASE("paragraphs are translated sentence by sentence, layout kept") {
+  const std::string a = "A dog runs.", b = "Ein Hund.", c = "Two men.";
+  const Result whole =
+      Tiny().Translate(a + " " + b + "\n\n" + c + "\n", To("en"));
+  REQUIRE(whole.sentences.size() == 3);
+  std::vector<std::string> parts;
+  for (const std::string& s : {a, b, c}) {
+    parts.push_back(Tiny().Translate(s, To("en")).text);
+  }
+  CHECK(whole.text == parts[0] + " " + parts[1] + "\n\n" + parts[2] + "\n");
+  CHECK(whole.sentences[1].source == b);
+}
+
+TEST_CASE("a batch of texts equals the texts one by one") {
+  const std::vector<std::string> texts = {
+      "A dog runs in the park.", "", "Ein Hund.", "A little girl climbing."};
+  TranslateOptions o = To("de");
+  o.max_batch = 3;
+  const auto batch = Tiny().Translate(texts, o);
+  REQUIRE(batch.size() == texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) {
+    CHECK(batch[i].text == Tiny().Translate(texts[i], o).text);
+  }
+}
+
+TEST_CASE("invalid UTF-8 is an error that names the text and byte") {
+  CHECK_THROWS_WITH_AS(
+      Tiny().Translate(std::vector<std::string>{"ok", "bad \xFF"}, To("de")),
+      doctest::Contains("text 1 is not valid UTF-8 (byte 4)"), Error);
+  // Lone surrogates (as a broken UTF-16 conversion leaves them).
+  CHECK_THROWS_AS(Tiny().Translate("x \xED\xB0\x80", To("de")), Error);
+  CHECK(!Tiny().Translate("still works.", To("de")).text.empty());
+}
+
+TEST_CASE("emoji, control characters and markup are just text") {
+  for (const char* text :
+       {"😀😀😀", "\x01\x02\x7f tab\there", "<img src=x onerror=alert(1)>",
+        "\xEF\xBB\xBF"
+        "BOM first"}) {
+    INFO(text);
+    const Result r = Tiny().Translate(text, To("de"));
+    CHECK(r.sentences.size() >= 1);
+  }
+}
+
+TEST_CASE("a 10,000-word line is translated in pieces") {
+  std::string line;
+  for (int i = 0; i < 10000; ++i) line += i % 2 ? "dog " : "park ";
+  TranslateOptions o = To("de");
+  o.beam_size = 1;
+  o.max_length_ratio = 0.05f;  // keeps the random model's output short
+  o.max_length_extra = 1;
+  o.max_sentence_tokens = 512;
+  const Result r = Tiny().Translate(line, o);
+  CHECK(r.sentences.size() > 10);
+  for (const SentenceResult& s : r.sentences) CHECK(s.source_ids.size() <= 512);
+}
+
+TEST_CASE("options are checked with clear messages") {
+  CHECK_THROWS_WITH_AS(
+      Tiny().Translate("x", To("fr")),
+      doctest::Contains("'fr' is not one of this model's: de, en"), Error);
+  CHECK_THROWS_WITH_AS(Tiny().Translate("x", TranslateOptions{}),
+                       doctest::Contains("target language"), Error);
+  TranslateOptions o = To("de");
+  o.beam_size = 0;
+  CHECK_THROWS_WITH_AS(Tiny().Translate("x", o), doctest::Contains("beam size"),
+                       Error);
+  o = To("de");
+  o.nbest = 9;
+  CHECK_THROWS_WITH_AS(Tiny().Translate("x", o), doctest::Contains("n-best"),
+                       Error);
+  o = To("de");
+  o.masked_heads = {HeadRef{AttentionKind::kCross, 2, 0}};
+  CHECK_THROWS_WITH_AS(Tiny().Translate("x", o),
+                       doctest::Contains("does not exist"), Error);
+  o = To("de");
+  o.max_sentence_tokens = 1;
+  CHECK_THROWS_AS(Tiny().Translate("x", o), Error);
+}
+
+TEST_CASE("attention, n-best and alternatives are returned when asked") {
+  TranslateOptions o = To("de");
+  o.nbest = 3;
+  const Result plain = Tiny().Translate("A dog runs.", o);
+  CHECK(plain.sentences[0].attention.encoder.empty());
+  CHECK(plain.sentences[0].nbest.size() == 3);
+  o.attention = true;
+  const Result r = Tiny().Translate("A dog runs.", o);
+  const SentenceResult& s = r.sentences[0];
+  const Attention& a = s.attention;
+  const ModelConfig& c = Tiny().config();
+  CHECK(a.source == s.source_pieces.size());
+  CHECK(a.target == s.best.pieces.size());
+  CHECK(a.encoder.size() == c.encoder_layers * c.heads * a.source * a.source);
+  CHECK(a.decoder.size() == c.decoder_layers * c.heads * a.target * a.target);
+  CHECK(a.cross.size() == c.decoder_layers * c.heads * a.target * a.source);
+  CHECK(s.alternatives.size() == a.target);
+  CHECK(s.best.text == plain.sentences[0].best.text);  // capture is passive
+  CHECK(s.source_pieces.front() == "<2de>");
+  CHECK(s.source_pieces.back() == "</s>");
+}
+
+TEST_CASE("masking every head of a layer changes the translation's scores") {
+  TranslateOptions o = To("de");
+  const Result base = Tiny().Translate("A dog runs in the park.", o);
+  for (size_t h = 0; h < Tiny().config().heads; ++h) {
+    o.masked_heads.push_back(HeadRef{AttentionKind::kCross, 1, h});
+  }
+  const Result ablated = Tiny().Translate("A dog runs in the park.", o);
+  CHECK((ablated.text != base.text ||
+         ablated.sentences[0].best.score != base.sentences[0].best.score));
+  o.masked_heads.clear();
+  CHECK(
+      Tiny().Translate("A dog runs in the park.", o).sentences[0].best.score ==
+      base.sentences[0].best.score);
+}
+
+TEST_CASE("concurrent translations give the sequential results") {
+  const std::vector<std::string> texts = {"A dog runs.", "Two men play.",
+                                          "Ein Hund.", "Zwei Männer."};
+  std::vector<std::string> want;
+  for (const auto& t : texts)
+    want.push_back(Tiny().Translate(t, To("en")).text);
+  std::vector<std::string> got(texts.size());
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    threads.emplace_back(
+        [&, i] { got[i] = Tiny().Translate(texts[i], To("en")).text; });
+  }
+  for (auto& t : threads) t.join();
+  CHECK(got == want);
+}
+
+}  // namespace
+}  // namespace heed
