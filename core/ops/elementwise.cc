@@ -2,9 +2,11 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "core/ops/elementwise.cc"
-#include "core/ops/tail-inl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
+
 #include "hwy/highway.h"
+
+#include "core/ops/tail-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace heed::ops {

@@ -8,6 +8,7 @@
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "core/ops/matmul.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
+
 #include "hwy/highway.h"
 
 HWY_BEFORE_NAMESPACE();

@@ -5,10 +5,12 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "core/ops/softmax.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include "hwy/highway.h"
+
 #include "core/ops/tail-inl.h"
 #include "hwy/contrib/math/math-inl.h"
-#include "hwy/foreach_target.h"  // IWYU pragma: keep
-#include "hwy/highway.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace heed::ops {
