@@ -7,7 +7,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   clang clang-format clang-tidy libclang-rt-14-dev   # fuzzing, style
   libhwy-dev libsentencepiece-dev sentencepiece     # SIMD, tokeniser
-  nlohmann-json3-dev doctest-dev                    # JSON, tests
+  nlohmann-json3-dev doctest-dev python3            # JSON, tests
+  libopenblas-dev                                   # benchmark peer
 )
 if [[ "${1:-}" == "--recipe" ]]; then  # training and reference fixtures
   packages+=(python3-torch python3-numpy python3-sentencepiece

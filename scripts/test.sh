@@ -17,6 +17,9 @@ bash scripts/build.sh release
 echo "== command line"
 bash tests/cli_test.sh build/release/heed
 
+echo "== BLEU/chrF scorer"
+python3 -m unittest tests/score_test.py
+
 echo "== ASan/UBSan build and doctest suite"
 bash scripts/build.sh asan
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
