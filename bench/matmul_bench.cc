@@ -6,10 +6,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
-#include <thread>
 #include <cstdio>
+#include <functional>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "core/ops/matmul.h"
@@ -47,8 +47,8 @@ int main() {
   };
   std::mt19937 rng(1);
   std::normal_distribution<float> dist;
-  std::printf("%-44s %7s %9s %7s %9s %7s\n", "shape (m x n x k), GFLOP/s", "heed",
-              "blas-1t", "ratio", "blas-all", "ratio");
+  std::printf("%-44s %7s %9s %7s %9s %7s\n", "shape (m x n x k), GFLOP/s",
+              "heed", "blas-1t", "ratio", "blas-all", "ratio");
   for (const Shape& s : shapes) {
     std::vector<float> a(s.m * s.k), b(s.n * s.k), c(s.m * s.n);
     for (float& x : a) x = dist(rng);

@@ -1,0 +1,118 @@
+#!/usr/bin/python3
+"""Scores a heed model with the engine itself (the heed CLI), greedy and
+beam 4, on the held-out sets, and checks that PyTorch and heed agree on
+greedy output.
+
+  /usr/bin/python3 models/recipe/evaluate.py --model models/heed-en-de.heed
+
+Writes models/eval/scores.json, a Markdown table on stdout, and the
+PyTorch/heed parity report (differences logged to models/eval/).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import data  # noqa: E402
+import score  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+# (name, loader) -> (en lines, de lines)
+SETS = [
+    ("multi30k test_2016_flickr", lambda: data.multi30k("test_2016_flickr")),
+    ("multi30k test_2017_flickr", lambda: data.multi30k("test_2017_flickr")),
+    ("tatoeba-test-v2021-08-07",
+     lambda: data.testset("deu-eng/tatoeba-test-v2021-08-07")),
+    ("newstest2014", lambda: data.testset("deu-eng/newstest2014")),
+]
+
+
+def translate(heed, model, lines, to, beam):
+    t0 = time.time()
+    out = subprocess.run([heed, "translate", "--model", model, "--to", to,
+                          "--beam", str(beam)],
+                         input="\n".join(lines) + "\n", capture_output=True,
+                         text=True, check=True).stdout.split("\n")[:len(lines)]
+    return out, time.time() - t0
+
+
+def parity(heed, model, lines, to, out_dir):
+    """Fraction of lines where PyTorch greedy == heed greedy."""
+    import sentencepiece as spm
+    import torch
+    import heedfile
+    import search
+    from transformer import Transformer, load_heed_tensors
+    torch.set_num_threads(os.cpu_count())
+    _, config, tensors = heedfile.read(model)
+    m = Transformer(config).eval()
+    load_heed_tensors(m, tensors)
+    sp = spm.SentencePieceProcessor(
+        model_proto=bytes(tensors["tokenizer.source"]))
+    tag = sp.piece_to_id(config["target_tags"][to])
+    theirs, _ = translate(heed, model, lines, to, 1)
+    same, diffs = 0, []
+    for line, h in zip(lines, theirs):
+        ids = [tag] + sp.encode(line) + [config["eos_id"]]
+        tokens, _ = search.greedy(m, ids)
+        mine = sp.decode([t for t in tokens if t != config["eos_id"]])
+        if mine == h:
+            same += 1
+        else:
+            diffs.append({"source": line, "pytorch": mine, "heed": h})
+    with open(os.path.join(out_dir, f"parity_{to}.json"), "w") as f:
+        json.dump(diffs, f, ensure_ascii=False, indent=1)
+    return same / len(lines)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--model", default=os.path.join(ROOT, "models",
+                                                   "heed-en-de.heed"))
+    p.add_argument("--heed", default=os.path.join(ROOT, "build", "release",
+                                                  "heed"))
+    p.add_argument("--out", default=os.path.join(ROOT, "models", "eval"))
+    p.add_argument("--limit", type=int, default=0,
+                   help="score only the first N lines of each set")
+    p.add_argument("--parity", type=int, default=500)
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    results = []
+    for name, load in SETS:
+        en, de = load()
+        if args.limit:
+            en, de = en[:args.limit], de[:args.limit]
+        for src, ref, to in ((de, en, "en"), (en, de, "de")):
+            for beam in (1, 4):
+                hyp, seconds = translate(args.heed, args.model, src, to, beam)
+                r = {"set": name, "direction": "de-en" if to == "en" else
+                     "en-de", "beam": beam, "lines": len(src),
+                     "bleu": round(score.bleu(hyp, ref)["score"], 2),
+                     "chrf": round(score.chrf(hyp, ref), 2),
+                     "seconds": round(seconds, 1)}
+                print(json.dumps(r), flush=True)
+                results.append(r)
+    report = {"model": os.path.basename(args.model), "results": results}
+    if args.parity:
+        en, de = data.multi30k("test_2016_flickr")
+        report["parity_greedy"] = {
+            "de-en": parity(args.heed, args.model, de[:args.parity], "en",
+                            args.out),
+            "en-de": parity(args.heed, args.model, en[:args.parity], "de",
+                            args.out)}
+        print("parity", report["parity_greedy"], flush=True)
+    with open(os.path.join(args.out, "scores.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    print("\n| set | direction | beam | BLEU | chrF |\n| --- | --- | --- | ---: | ---: |")
+    for r in results:
+        print(f"| {r['set']} | {r['direction']} | {r['beam']} | {r['bleu']} "
+              f"| {r['chrf']} |")
+
+
+if __name__ == "__main__":
+    main()
