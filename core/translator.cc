@@ -227,6 +227,7 @@ std::vector<Result> Translator::Translate(
         a.cross = h.cross_attention;
         for (const auto& step : h.alternatives) {
           std::vector<Alternative> alts;
+          alts.reserve(step.size());
           for (const Candidate& cand : step) {
             alts.push_back(Alternative{impl_->target.Piece(cand.token),
                                        std::exp(cand.log_prob)});

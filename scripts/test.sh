@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test: style, the doctest suite (release and ASan/UBSan), the
+# Runs every test: style and lint, the doctest suite (release and ASan/UBSan), the
 # command line, and each fuzzer for a bounded time under ASan/UBSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +13,11 @@ git ls-files '*.h' '*.cc' | xargs clang-format --dry-run -Werror
 echo "== release build and doctest suite"
 bash scripts/build.sh release
 ./build/release/heed_tests
+
+echo "== clang-tidy"
+git ls-files 'core/*.cc' |
+  xargs -P "$(nproc)" -n 1 clang-tidy -p build/release --quiet \
+    --warnings-as-errors='*' 2>/dev/null
 
 echo "== command line"
 bash tests/cli_test.sh build/release/heed

@@ -15,7 +15,8 @@ bool IsValidUtf8(std::string_view text, size_t* error_offset) {
     if (c < 0x80) {
       ++i;
       continue;
-    } else if (c >= 0xC2 && c <= 0xDF) {
+    }
+    if (c >= 0xC2 && c <= 0xDF) {
       len = 2;
       cp = c & 0x1F;
     } else if (c >= 0xE0 && c <= 0xEF) {
