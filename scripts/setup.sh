@@ -9,6 +9,7 @@ packages=(
   libhwy-dev libsentencepiece-dev sentencepiece     # SIMD, tokeniser
   nlohmann-json3-dev doctest-dev python3            # JSON, tests
   libopenblas-dev                                   # benchmark peer
+  emscripten nodejs                                 # WebAssembly build, JS tests
 )
 if [[ "${1:-}" == "--recipe" ]]; then  # training and reference fixtures
   packages+=(python3-torch python3-numpy python3-sentencepiece

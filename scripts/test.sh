@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test: style and lint, the doctest suite (release and ASan/UBSan), the
-# command line, and each fuzzer for a bounded time under ASan/UBSan.
+# command line, the WebAssembly module, and each fuzzer for a bounded time under ASan/UBSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
@@ -24,6 +24,10 @@ bash tests/cli_test.sh build/release/heed
 
 echo "== BLEU/chrF scorer"
 python3 -m unittest tests/score_test.py
+
+echo "== WebAssembly module against the native build (node --test)"
+bash scripts/build_wasm.sh
+node --test tests/wasm/
 
 echo "== ASan/UBSan build and doctest suite"
 bash scripts/build.sh asan

@@ -2,6 +2,9 @@
 
 #include <sentencepiece_processor.h>
 
+// Debian's SentencePiece takes std::string_view, upstream its own
+// absl::string_view; spelling absl::string_view builds against both.
+
 #include "core/error.h"
 #include "core/text/utf8.h"
 
@@ -16,7 +19,8 @@ Tokenizer::~Tokenizer() = default;
 Tokenizer Tokenizer::FromSerialized(std::string_view bytes,
                                     const std::string& what) {
   Tokenizer t;
-  const auto status = t.spm_->LoadFromSerializedProto(bytes);
+  const auto status = t.spm_->LoadFromSerializedProto(
+      absl::string_view(bytes.data(), bytes.size()));
   if (!status.ok()) {
     throw Error(what + ": not a SentencePiece model: " + status.ToString());
   }
@@ -30,7 +34,8 @@ std::vector<int> Tokenizer::Encode(std::string_view text) const {
                 ")");
   }
   std::vector<int> ids;
-  const auto status = spm_->Encode(text, &ids);
+  const auto status =
+      spm_->Encode(absl::string_view(text.data(), text.size()), &ids);
   if (!status.ok()) throw Error("tokenisation failed: " + status.ToString());
   return ids;
 }

@@ -1,0 +1,149 @@
+// The WebAssembly module against the native build, and on bad input.
+// Run by the README's test command: node --test tests/wasm/
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = new URL("../../", import.meta.url).pathname;
+const { createTranslator } = await import(join(root, "build/wasm/dist/heed.js"));
+const heed = join(root, "build/release/heed");
+const model = join(root, "tests/fixtures/tiny_prenorm.heed");
+
+// 200 held-out-style sentences per direction, made from word lists.
+function sentences(lang) {
+  const words = lang === "en"
+    ? [["A dog", "Two men", "The girl", "A woman", "Children"],
+       ["runs", "plays", "sits", "waits", "walks"],
+       ["in the park.", "on the street.", "near the water.", "at home.",
+        "with a ball.", "under a tree.", "in the snow.", "by the car."]]
+    : [["Ein Hund", "Zwei Männer", "Das Mädchen", "Eine Frau", "Kinder"],
+       ["läuft", "spielt", "sitzt", "wartet", "geht"],
+       ["im Park.", "auf der Straße.", "am Wasser.", "zu Hause.",
+        "mit einem Ball.", "unter einem Baum.", "im Schnee.", "beim Auto."]];
+  const out = [];
+  for (const a of words[0]) for (const b of words[1]) for (const c of words[2]) {
+    out.push(`${a} ${b} ${c}`);
+  }
+  return out.slice(0, 200);
+}
+
+function native(lines, to, beam, extra = []) {
+  return execFileSync(heed, ["translate", "--model", model, "--to", to, "--beam", String(beam), ...extra],
+    { input: lines.join("\n") + "\n", stdio: ["pipe", "pipe", "ignore"] })
+    .toString().split("\n").slice(0, lines.length);
+}
+
+const translator = await createTranslator({ model });
+
+test("greedy and beam-4 output equals the native build's, line for line", async () => {
+  for (const [from, to] of [["en", "de"], ["de", "en"]]) {
+    const lines = sentences(from);
+    for (const beam of [1, 4]) {
+      const want = native(lines, to, beam);
+      for (let i = 0; i < lines.length; ++i) {
+        const r = await translator.translate(lines[i], { to, beam });
+        assert.equal(r.text, want[i], `${from}->${to} beam ${beam} line ${i}: ${lines[i]}`);
+      }
+    }
+  }
+});
+
+test("attention maps equal the native ones within 1e-5", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "heed-"));
+  const lines = ["A dog runs in the park.", "Zwei Männer spielen."];
+  native(lines, "de", 4, ["--attention-json", join(dir, "a.json")]);
+  const want = JSON.parse(readFileSync(join(dir, "a.json")));
+  for (let i = 0; i < lines.length; ++i) {
+    const r = await translator.translate(lines[i], { to: "de", beam: 4, attention: true });
+    const s = r.sentences[0], w = want[i].sentences[0];
+    assert.deepEqual(s.sourcePieces, w.source_pieces);
+    assert.deepEqual(s.targetPieces, w.target_pieces);
+    let worst = 0;
+    for (const kind of ["encoder", "decoder", "cross"]) {
+      w[kind].forEach((layer, l) => layer.forEach((head, h) => {
+        head.flat().forEach((v, k) => {
+          worst = Math.max(worst, Math.abs(v - s.attention[kind][l][h][k]));
+        });
+      }));
+    }
+    assert.ok(worst <= 1e-5, `max difference ${worst}`);
+  }
+});
+
+test("attention invariants: rows sum to 1, causal zeros", async () => {
+  const r = await translator.translate("A dog runs.", { to: "de", attention: true });
+  const { attention: a } = r.sentences[0];
+  const [, , T] = a.shapes.decoder;
+  const [, , , S] = a.shapes.cross;
+  const rowsSumToOne = (m, cols) => {
+    for (let i = 0; i < m.length / cols; ++i) {
+      let sum = 0;
+      for (let j = 0; j < cols; ++j) sum += m[i * cols + j];
+      assert.ok(Math.abs(sum - 1) < 1e-5, `row ${i} sums to ${sum}`);
+    }
+  };
+  for (const layer of a.encoder) for (const m of layer) rowsSumToOne(m, a.shapes.encoder[3]);
+  for (const layer of a.cross) for (const m of layer) rowsSumToOne(m, S);
+  for (const layer of a.decoder) for (const m of layer) {
+    rowsSumToOne(m, T);
+    for (let i = 0; i < T; ++i) for (let j = i + 1; j < T; ++j) assert.equal(m[i * T + j], 0);
+  }
+});
+
+test("bad model bytes reject with a clear message", async () => {
+  const bytes = readFileSync(model);
+  await assert.rejects(createTranslator({ model: bytes.subarray(0, 1000) }), /heed: .*(header|JSON|outside)/);
+  const random = new Uint8Array(5000).map((_, i) => (i * 7919) % 251);
+  await assert.rejects(createTranslator({ model: random }), /heed: /);
+  await assert.rejects(createTranslator({ model: 42 }), /model must be/);
+});
+
+test("awkward text gives a defined result and the module keeps working", async () => {
+  assert.equal((await translator.translate("", { to: "de" })).text, "");
+  // Unpaired surrogates (a broken UTF-16 string) cannot become UTF-8.
+  await assert.rejects(translator.translate("x \uD800 y", { to: "de" }),
+    /unpaired surrogate at index 2/);
+  await assert.rejects(translator.translate("\uDC00", { to: "de" }), /unpaired surrogate/);
+  assert.equal(typeof (await translator.translate("ok \uD83D\uDE00", { to: "de" })).text, "string");
+  const long = "Ein Hund läuft im Park. ".repeat(850);  // ~20,000 characters
+  const r = await translator.translate(long, { to: "en", beam: 1 });
+  assert.equal(r.sentences.length, 850);
+  await assert.rejects(translator.translate("x", { to: "fr" }), /'fr' is not one of/);
+  await assert.rejects(translator.translate("x", { to: "de", beam: 0 }), /beam size/);
+  await assert.rejects(translator.translate("x", { to: "de", maskHeads: [{ kind: "cross", layer: 9, head: 0 }] }),
+    /does not exist/);
+  assert.equal((await translator.translate("A dog.", { to: "de" })).text,
+    native(["A dog."], "de", 4)[0]);
+});
+
+test("concurrent requests are queued and give the sequential results", async () => {
+  const lines = sentences("en").slice(0, 8);
+  const want = [];
+  for (const l of lines) want.push((await translator.translate(l, { to: "de" })).text);
+  const got = await Promise.all(lines.map((l) => translator.translate(l, { to: "de" })));
+  assert.deepEqual(got.map((r) => r.text), want);
+});
+
+test("1,000 translations do not grow the heap", async (t) => {
+  const lines = sentences("de");
+  for (let i = 0; i < 50; ++i) await translator.translate(lines[i], { to: "en", attention: true });
+  const before = translator.info().heapBytes;
+  for (let i = 0; i < 1000; ++i) {
+    await translator.translate(lines[i % lines.length], { to: "en", beam: 2, attention: i % 2 === 0 });
+  }
+  const after = translator.info().heapBytes;
+  t.diagnostic(`wasm heap: ${before} bytes before, ${after} after 1,000 translations`);
+  assert.ok(after - before <= 4 * 1024 * 1024, `heap grew by ${after - before} bytes`);
+});
+
+test("a disposed translator says so", async () => {
+  const t = await createTranslator({ model: readFileSync(model) });
+  assert.equal(t.info().languages.length, 2);
+  t.dispose();
+  await assert.rejects(t.translate("x", { to: "de" }), /disposed/);
+  assert.throws(() => t.info(), /disposed/);
+  t.dispose();  // twice is harmless
+});

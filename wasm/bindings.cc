@@ -1,0 +1,167 @@
+// Embind bindings: a thin layer over core/translator.h that converts types.
+// No C++ exception crosses into JavaScript: every heed::Error becomes a
+// result object {error: message}, which the JS wrapper turns into a
+// rejected promise.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/translator.h"
+
+namespace {
+
+using emscripten::val;
+
+val Floats(const std::vector<float>& v) {
+  return val::global("Float32Array")
+      .new_(emscripten::typed_memory_view(v.size(), v.data()));
+}
+
+val Strings(const std::vector<std::string>& v) {
+  val out = val::array();
+  for (const std::string& s : v) out.call<void>("push", s);
+  return out;
+}
+
+val ErrorResult(const std::string& message) {
+  val r = val::object();
+  r.set("error", message);
+  return r;
+}
+
+heed::TranslateOptions ReadOptions(const val& o) {
+  heed::TranslateOptions options;
+  auto has = [&o](const char* k) {
+    return o.hasOwnProperty(k) && !o[k].isUndefined() && !o[k].isNull();
+  };
+  if (has("to")) options.to = o["to"].as<std::string>();
+  if (has("beam")) options.beam_size = o["beam"].as<unsigned>();
+  if (has("nbest")) options.nbest = o["nbest"].as<unsigned>();
+  if (has("lengthPenalty"))
+    options.length_penalty = o["lengthPenalty"].as<float>();
+  if (has("attention")) options.attention = o["attention"].as<bool>();
+  if (has("maxSentenceTokens")) {
+    options.max_sentence_tokens = o["maxSentenceTokens"].as<unsigned>();
+  }
+  if (has("maskHeads")) {  // [{kind: 0|1|2, layer, head}]
+    const val heads = o["maskHeads"];
+    const unsigned n = heads["length"].as<unsigned>();
+    for (unsigned i = 0; i < n; ++i) {
+      const val h = heads[i];
+      options.masked_heads.push_back(
+          {static_cast<heed::AttentionKind>(h["kind"].as<int>()),
+           h["layer"].as<unsigned>(), h["head"].as<unsigned>()});
+    }
+  }
+  return options;
+}
+
+val Sentence(const heed::SentenceResult& s) {
+  val out = val::object();
+  out.set("source", s.source);
+  out.set("sourcePieces", Strings(s.source_pieces));
+  out.set("targetPieces", Strings(s.best.pieces));
+  out.set("text", s.best.text);
+  out.set("score", s.best.score);
+  val nbest = val::array();
+  for (const heed::Translation& t : s.nbest) {
+    val e = val::object();
+    e.set("text", t.text);
+    e.set("score", t.score);
+    e.set("pieces", Strings(t.pieces));
+    nbest.call<void>("push", e);
+  }
+  out.set("nbest", nbest);
+  if (!s.attention.encoder.empty()) {
+    const heed::Attention& a = s.attention;
+    val att = val::object();
+    att.set("encoderLayers", a.encoder_layers);
+    att.set("decoderLayers", a.decoder_layers);
+    att.set("heads", a.heads);
+    att.set("source", a.source);
+    att.set("target", a.target);
+    att.set("encoder", Floats(a.encoder));
+    att.set("decoder", Floats(a.decoder));
+    att.set("cross", Floats(a.cross));
+    out.set("attention", att);
+    val alternatives = val::array();
+    for (const auto& step : s.alternatives) {
+      val options = val::array();
+      for (const heed::Alternative& alt : step) {
+        val e = val::object();
+        e.set("piece", alt.piece);
+        e.set("probability", alt.probability);
+        options.call<void>("push", e);
+      }
+      alternatives.call<void>("push", options);
+    }
+    out.set("alternatives", alternatives);
+  }
+  return out;
+}
+
+class Engine {
+ public:
+  // Loads a model from `size` bytes at `address` in wasm memory (copied).
+  static val Load(uintptr_t address, size_t size) {
+    try {
+      const auto* p = reinterpret_cast<const uint8_t*>(address);
+      auto t = std::make_shared<heed::Translator>(
+          heed::Translator::FromBytes(std::vector<uint8_t>(p, p + size)));
+      val r = val::object();
+      r.set("engine", Engine(std::move(t)));
+      return r;
+    } catch (const std::exception& e) {
+      return ErrorResult(e.what());
+    }
+  }
+
+  val Translate(const std::string& text, const val& options) const {
+    try {
+      const heed::Result r = translator_->Translate(text, ReadOptions(options));
+      val out = val::object();
+      out.set("text", r.text);
+      val sentences = val::array();
+      for (const auto& s : r.sentences)
+        sentences.call<void>("push", Sentence(s));
+      out.set("sentences", sentences);
+      out.set("targetTokens", r.target_tokens);
+      val timings = val::object();
+      timings.set("tokenizeMs", r.timings.tokenize_ms);
+      timings.set("encodeMs", r.timings.encode_ms);
+      timings.set("decodeMs", r.timings.decode_ms);
+      timings.set("totalMs", r.timings.total_ms);
+      out.set("timings", timings);
+      return out;
+    } catch (const std::exception& e) {
+      return ErrorResult(e.what());
+    }
+  }
+
+  val Info() const {
+    val out = val::object();
+    out.set("config", heed::ConfigToJson(translator_->config()));
+    out.set("languages", Strings(translator_->languages()));
+    out.set("parameters", static_cast<double>(translator_->parameters()));
+    out.set("fileSize", static_cast<double>(translator_->file_size()));
+    return out;
+  }
+
+ private:
+  explicit Engine(std::shared_ptr<heed::Translator> t)
+      : translator_(std::move(t)) {}
+  std::shared_ptr<heed::Translator> translator_;
+};
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(heed) {
+  emscripten::class_<Engine>("Engine")
+      .class_function("load", &Engine::Load)
+      .function("translate", &Engine::Translate)
+      .function("info", &Engine::Info);
+}

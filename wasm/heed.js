@@ -1,0 +1,147 @@
+// heed as an ES module: translate in the browser or in Node, offline, and
+// read back every attention map.
+//
+//   import { createTranslator } from "heed";
+//   const t = await createTranslator({ model: "models/heed-en-de.heed" });
+//   const r = await t.translate("Ein Hund läuft.", { to: "en", attention: true });
+//
+// The engine is heed's C++ core compiled to WebAssembly (heed_engine.wasm).
+// Requests run one at a time, in order; errors reject with an Error whose
+// message says what is wrong, and the translator keeps working.
+
+const isNode = typeof process !== "undefined" && !!process.versions?.node;
+
+async function loadEngine() {
+  const options = {};
+  if (isNode) {
+    // Emscripten's ES module output reads __dirname and require, which
+    // Node's ES modules lack.
+    const { createRequire } = await import("node:module");
+    const { fileURLToPath } = await import("node:url");
+    const { readFile } = await import("node:fs/promises");
+    const wasmUrl = new URL("./heed_engine.wasm", import.meta.url);
+    globalThis.__dirname ??= fileURLToPath(new URL(".", import.meta.url));
+    globalThis.require ??= createRequire(import.meta.url);
+    options.wasmBinary = await readFile(wasmUrl);
+  }
+  const { default: createHeedEngine } = await import("./heed_engine.js");
+  return createHeedEngine(options);
+}
+
+async function readModel(model, onProgress) {
+  if (model instanceof Uint8Array) return model;
+  if (model instanceof ArrayBuffer) return new Uint8Array(model);
+  if (typeof model !== "string" && !(model instanceof URL)) {
+    throw new TypeError("heed: model must be a URL, an ArrayBuffer or a Uint8Array");
+  }
+  if (isNode && !/^https?:/.test(String(model))) {
+    const { readFile } = await import("node:fs/promises");
+    const bytes = new Uint8Array(await readFile(model));
+    onProgress?.({ loaded: bytes.length, total: bytes.length });
+    return bytes;
+  }
+  const response = await fetch(model);
+  if (!response.ok) throw new Error(`heed: cannot fetch model ${model}: HTTP ${response.status}`);
+  const total = Number(response.headers.get("content-length")) || 0;
+  const reader = response.body.getReader();
+  const chunks = [];
+  let loaded = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.length;
+    onProgress?.({ loaded, total });
+  }
+  const bytes = new Uint8Array(loaded);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.length;
+  }
+  return bytes;
+}
+
+// attention.encoder[layer][head] -> Float32Array(rows * cols), views of one
+// buffer per kind.
+function splitAttention(a) {
+  if (!a) return undefined;
+  const split = (flat, layers, rows, cols) => {
+    const out = [];
+    for (let l = 0; l < layers; ++l) {
+      const heads = [];
+      for (let h = 0; h < a.heads; ++h) {
+        const at = (l * a.heads + h) * rows * cols;
+        heads.push(flat.subarray(at, at + rows * cols));
+      }
+      out.push(heads);
+    }
+    return out;
+  };
+  const S = a.source, T = a.target;
+  return {
+    encoder: split(a.encoder, a.encoderLayers, S, S),
+    decoder: split(a.decoder, a.decoderLayers, T, T),
+    cross: split(a.cross, a.decoderLayers, T, S),
+    shapes: { encoder: [a.encoderLayers, a.heads, S, S],
+              decoder: [a.decoderLayers, a.heads, T, T],
+              cross: [a.decoderLayers, a.heads, T, S] },
+  };
+}
+
+const KINDS = { encoder: 0, decoder: 1, cross: 2 };
+
+// A UTF-16 surrogate without its pair; Emscripten's UTF-8 conversion would
+// silently merge it with the next character.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export async function createTranslator({ model, onProgress } = {}) {
+  const [engineModule, bytes] = await Promise.all([loadEngine(), readModel(model, onProgress)]);
+  const address = engineModule._malloc(bytes.length);
+  if (!address) throw new Error("heed: out of memory for the model");
+  engineModule.HEAPU8.set(bytes, address);
+  const loaded = engineModule.Engine.load(address, bytes.length);
+  engineModule._free(address);
+  if (loaded.error !== undefined) throw new Error(`heed: ${loaded.error}`);
+  let engine = loaded.engine;
+  let queue = Promise.resolve();
+  const live = () => {
+    if (!engine) throw new Error("heed: this translator was disposed");
+  };
+
+  return {
+    translate(text, options = {}) {
+      const run = queue.then(() => {
+        live();
+        if (typeof text !== "string") throw new TypeError("heed: text must be a string");
+        const bad = LONE_SURROGATE.exec(text);
+        if (bad) {
+          throw new Error(`heed: text is not valid Unicode: unpaired surrogate at index ${bad.index}`);
+        }
+        const maskHeads = (options.maskHeads ?? []).map((h) => ({
+          kind: typeof h.kind === "string" ? KINDS[h.kind] : h.kind,
+          layer: h.layer, head: h.head,
+        }));
+        if (maskHeads.some((h) => h.kind === undefined)) {
+          throw new Error("heed: maskHeads kind must be encoder, decoder or cross");
+        }
+        const r = engine.translate(text, { ...options, maskHeads });
+        if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
+        for (const s of r.sentences) s.attention = splitAttention(s.attention);
+        return r;
+      });
+      queue = run.catch(() => {});
+      return run;
+    },
+    info() {
+      live();
+      const i = engine.info();
+      return { ...i, config: JSON.parse(i.config),
+               heapBytes: engineModule.HEAPU8.length };
+    },
+    dispose() {
+      if (engine) engine.delete();
+      engine = null;
+    },
+  };
+}
