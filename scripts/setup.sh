@@ -9,8 +9,11 @@ packages=(
   libhwy-dev libsentencepiece-dev sentencepiece     # SIMD, tokeniser
   nlohmann-json3-dev doctest-dev python3            # JSON, tests
   libopenblas-dev                                   # benchmark peer
-  emscripten nodejs                                 # WebAssembly build, JS tests
+  emscripten chromium                               # WebAssembly, browser tests
 )
+# Node.js and npm: Debian's unless the machine already has them.
+command -v node >/dev/null || packages+=(nodejs)
+command -v npm >/dev/null || packages+=(npm)
 if [[ "${1:-}" == "--recipe" ]]; then  # training and reference fixtures
   packages+=(python3-torch python3-numpy python3-sentencepiece
              libopenblas0-pthread)
@@ -29,3 +32,7 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q \
     --no-install-recommends "${missing[@]}"
 fi
+
+# playwright-core drives Debian's Chromium in the browser tests.
+cd "$(dirname "$0")/.."
+[[ -d node_modules/playwright-core ]] || npm ci --no-audit --no-fund

@@ -6,6 +6,8 @@ export interface CreateOptions {
   /** URL (fetched), path (Node), ArrayBuffer or Uint8Array of a .heed file. */
   model: string | URL | ArrayBuffer | Uint8Array;
   onProgress?: (p: Progress) => void;
+  /** Run the engine in a module Web Worker (default: true in browsers). */
+  worker?: boolean;
 }
 
 export interface HeadRef {
@@ -26,6 +28,8 @@ export interface TranslateOptions {
   /** Heads whose output is zeroed for this request. */
   maskHeads?: HeadRef[];
   maxSentenceTokens?: number;
+  /** Cancels the request if it has not started yet (AbortError). */
+  signal?: AbortSignal;
 }
 
 /** attention.encoder[layer][head] is a Float32Array of rows × cols, row-major. */

@@ -40,8 +40,16 @@ async function readModel(model, onProgress) {
     onProgress?.({ loaded: bytes.length, total: bytes.length });
     return bytes;
   }
-  const response = await fetch(model);
-  if (!response.ok) throw new Error(`heed: cannot fetch model ${model}: HTTP ${response.status}`);
+  // A second visit reads the model from the Cache API instead of the network.
+  const cache = globalThis.caches ? await globalThis.caches.open("heed-models").catch(() => null) : null;
+  let response = cache ? await cache.match(String(model)) : undefined;
+  if (!response) {
+    response = await fetch(model);
+    if (!response.ok) throw new Error(`heed: cannot fetch model ${model}: HTTP ${response.status}`);
+    if (cache) {
+      await cache.put(String(model), response.clone()).catch(() => {});
+    }
+  }
   const total = Number(response.headers.get("content-length")) || 0;
   const reader = response.body.getReader();
   const chunks = [];
@@ -95,7 +103,86 @@ const KINDS = { encoder: 0, decoder: 1, cross: 2 };
 // silently merge it with the next character.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export async function createTranslator({ model, onProgress } = {}) {
+function abortError() {
+  return new DOMException("heed: the request was cancelled", "AbortError");
+}
+
+// Runs requests one at a time, in order; a request whose signal aborts
+// before it starts is rejected without running.
+function makeQueue() {
+  let tail = Promise.resolve();
+  return (signal, job) => {
+    const run = tail.then(() => {
+      if (signal?.aborted) throw abortError();
+      return job();
+    });
+    tail = run.catch(() => {});
+    return run;
+  };
+}
+
+/**
+ * Loads the engine and a model. In browsers the engine runs in a module
+ * Web Worker by default (worker: true), so the page never blocks; in Node
+ * it runs in the calling thread. The API is the same either way.
+ */
+export async function createTranslator({ model, onProgress, worker } = {}) {
+  const useWorker = worker ?? (!isNode && typeof Worker !== "undefined");
+  return useWorker ? createWorkerTranslator(model, onProgress) : createLocalTranslator(model, onProgress);
+}
+
+async function createWorkerTranslator(model, onProgress) {
+  if (!(typeof model === "string" || model instanceof URL)) {
+    model = model instanceof ArrayBuffer ? model.slice(0) : new Uint8Array(model).slice().buffer;
+  } else {
+    model = new URL(model, globalThis.location?.href).href;
+  }
+  const w = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  let next = 0;
+  const pending = new Map();
+  w.onmessage = ({ data }) => {
+    const p = pending.get(data.id);
+    if (!p) return;
+    if (data.progress) return onProgress?.(data.progress);
+    pending.delete(data.id);
+    if (data.error !== undefined) p.reject(new Error(data.error));
+    else p.resolve(data.result);
+  };
+  w.onerror = (e) => {
+    for (const p of pending.values()) p.reject(new Error(`heed: worker failed: ${e.message}`));
+    pending.clear();
+  };
+  const call = (op, args, transfer = []) => new Promise((resolve, reject) => {
+    const id = next++;
+    pending.set(id, { resolve, reject });
+    w.postMessage({ id, op, args }, transfer);
+  });
+  const info = await call("create", [model], model instanceof ArrayBuffer ? [model] : []);
+  const queue = makeQueue();
+  let disposed = false;
+  const live = () => {
+    if (disposed) throw new Error("heed: this translator was disposed");
+  };
+  return {
+    translate(text, options = {}) {
+      const { signal, ...rest } = options;
+      return queue(signal, () => {
+        live();
+        return call("translate", [text, rest]);
+      });
+    },
+    info() {
+      live();
+      return info;
+    },
+    dispose() {
+      if (!disposed) w.terminate();
+      disposed = true;
+    },
+  };
+}
+
+async function createLocalTranslator(model, onProgress) {
   const [engineModule, bytes] = await Promise.all([loadEngine(), readModel(model, onProgress)]);
   const address = engineModule._malloc(bytes.length);
   if (!address) throw new Error("heed: out of memory for the model");
@@ -104,14 +191,15 @@ export async function createTranslator({ model, onProgress } = {}) {
   engineModule._free(address);
   if (loaded.error !== undefined) throw new Error(`heed: ${loaded.error}`);
   let engine = loaded.engine;
-  let queue = Promise.resolve();
+  const queue = makeQueue();
   const live = () => {
     if (!engine) throw new Error("heed: this translator was disposed");
   };
 
   return {
     translate(text, options = {}) {
-      const run = queue.then(() => {
+      const { signal, ...rest } = options;
+      return queue(signal, () => {
         live();
         if (typeof text !== "string") throw new TypeError("heed: text must be a string");
         const bad = LONE_SURROGATE.exec(text);
@@ -125,13 +213,11 @@ export async function createTranslator({ model, onProgress } = {}) {
         if (maskHeads.some((h) => h.kind === undefined)) {
           throw new Error("heed: maskHeads kind must be encoder, decoder or cross");
         }
-        const r = engine.translate(text, { ...options, maskHeads });
+        const r = engine.translate(text, { ...rest, maskHeads });
         if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
         for (const s of r.sentences) s.attention = splitAttention(s.attention);
         return r;
       });
-      queue = run.catch(() => {});
-      return run;
     },
     info() {
       live();

@@ -127,6 +127,16 @@ test("concurrent requests are queued and give the sequential results", async () 
   assert.deepEqual(got.map((r) => r.text), want);
 });
 
+test("a queued request can be cancelled", async () => {
+  const controller = new AbortController();
+  const first = translator.translate("A dog runs in the park.", { to: "de" });
+  const second = translator.translate("Two men.", { to: "de", signal: controller.signal });
+  controller.abort();
+  assert.equal(typeof (await first).text, "string");
+  await assert.rejects(second, { name: "AbortError" });
+  assert.equal(typeof (await translator.translate("A dog.", { to: "de" })).text, "string");
+});
+
 test("1,000 translations do not grow the heap", async (t) => {
   const lines = sentences("de");
   for (let i = 0; i < 50; ++i) await translator.translate(lines[i], { to: "en", attention: true });

@@ -1,0 +1,43 @@
+// A static file server for heed's page and module, on 127.0.0.1 only.
+//   node scripts/serve.mjs [--port N] [--root DIR]
+// Prints the address; --port 0 picks a free port.
+import { createServer } from "node:http";
+import { createReadStream, statSync } from "node:fs";
+import { extname, join, normalize, resolve } from "node:path";
+
+const args = process.argv.slice(2);
+const flag = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const root = resolve(flag("--root", new URL("..", import.meta.url).pathname));
+const port = Number(flag("--port", 8080));
+const types = {
+  ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript",
+  ".css": "text/css", ".json": "application/json", ".wasm": "application/wasm",
+  ".svg": "image/svg+xml", ".png": "image/png", ".heed": "application/octet-stream",
+};
+
+const server = createServer((req, res) => {
+  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
+  let file = join(root, path);
+  if (!file.startsWith(root)) {
+    res.writeHead(403).end();
+    return;
+  }
+  try {
+    if (statSync(file).isDirectory()) file = join(file, "index.html");
+    const size = statSync(file).size;
+    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream",
+                         "content-length": size, "cache-control": "no-cache" });
+    createReadStream(file).pipe(res);
+  } catch {
+    res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
+  }
+  process.send?.({ request: req.url });
+});
+server.listen(port, "127.0.0.1", () => {
+  const address = `http://127.0.0.1:${server.address().port}/`;
+  console.log(address);
+  process.send?.({ address });
+});
