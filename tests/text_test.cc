@@ -126,6 +126,8 @@ TEST_CASE("sentence splitting keeps layout and respects abbreviations") {
         V{"Line one", "Line two", "Line three"});
   CHECK(Sentences("Dr. Smith met Mr. J. Jones at 5 p.m. today.") ==
         V{"Dr. Smith met Mr. J. Jones at 5 p.m. today."});
+  CHECK(Sentences("A sign says E.S.E. Electronics here. Next.") ==
+        V{"A sign says E.S.E. Electronics here.", "Next."});
   CHECK(Sentences("Er kam z.B. gestern. Sie nicht.") ==
         V{"Er kam z.B. gestern.", "Sie nicht."});
   CHECK(Sentences("He said \"Stop.\" Then he left... Fine") ==

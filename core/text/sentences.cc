@@ -21,6 +21,13 @@ bool IsAbbreviation(std::string_view word) {
   if (word.size() == 1 && std::isalpha(static_cast<unsigned char>(word[0]))) {
     return true;  // an initial: "J. Smith"
   }
+  // Dotted initials: "U.S", "E.S.E" (the final period is not part of word).
+  bool initials = word.size() >= 3;
+  for (size_t i = 0; i < word.size() && initials; ++i) {
+    initials = i % 2 == 0 ? std::isalpha(static_cast<unsigned char>(word[i]))
+                          : word[i] == '.';
+  }
+  if (initials) return true;
   return std::find(kAbbreviations.begin(), kAbbreviations.end(), word) !=
          kAbbreviations.end();
 }
