@@ -23,7 +23,7 @@ const firstMs = performance.now() - t0;
 for (const beam of [1, 4]) {
   let tokens = 0;
   const w0 = performance.now();
-  for (const line of lines) tokens += (await t.translate(line, { to, beam })).targetTokens;
+  for (const line of lines) tokens += (await t.translate(line, { to, beam })).targetTokenCount;
   const wasmS = (performance.now() - w0) / 1000;
   // Native: the CLI, one line per call batch of 1 (--max-batch 1), timed
   // without its model load by subtracting an empty run.

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/model/positional.h"
+#include "core/text/sentences.h"
 #include "core/translator.h"
 
 namespace {
@@ -67,11 +69,13 @@ val Sentence(const heed::SentenceResult& s) {
   out.set("targetPieces", Strings(s.best.pieces));
   out.set("text", s.best.text);
   out.set("score", s.best.score);
+  out.set("logProb", s.best.log_prob);
   val nbest = val::array();
   for (const heed::Translation& t : s.nbest) {
     val e = val::object();
     e.set("text", t.text);
     e.set("score", t.score);
+    e.set("logProb", t.log_prob);
     e.set("pieces", Strings(t.pieces));
     nbest.call<void>("push", e);
   }
@@ -104,6 +108,19 @@ val Sentence(const heed::SentenceResult& s) {
   return out;
 }
 
+// The text as heed splits it: [{text, sentence}], whose texts concatenate to
+// the input; sentence is false for the whitespace between sentences.
+val SplitSentences(const std::string& text) {
+  val out = val::array();
+  for (const heed::Segment& s : heed::SplitSentences(text)) {
+    val e = val::object();
+    e.set("text", s.text);
+    e.set("sentence", s.is_sentence);
+    out.call<void>("push", e);
+  }
+  return out;
+}
+
 class Engine {
  public:
   // Loads a model from `size` bytes at `address` in wasm memory (copied).
@@ -129,7 +146,7 @@ class Engine {
       for (const auto& s : r.sentences)
         sentences.call<void>("push", Sentence(s));
       out.set("sentences", sentences);
-      out.set("targetTokens", r.target_tokens);
+      out.set("targetTokenCount", r.target_tokens);
       val timings = val::object();
       timings.set("tokenizeMs", r.timings.tokenize_ms);
       timings.set("encodeMs", r.timings.encode_ms);
@@ -140,6 +157,26 @@ class Engine {
     } catch (const std::exception& e) {
       return ErrorResult(e.what());
     }
+  }
+
+  // The sinusoidal encoding the model adds at positions 0..positions-1:
+  // Float32Array (positions, d_model), row-major.
+  val Positional(unsigned positions) const {
+    constexpr unsigned kMaxPositions = 4096;
+    if (positions > kMaxPositions) {
+      return ErrorResult("positional encoding: at most " +
+                         std::to_string(kMaxPositions) + " positions, not " +
+                         std::to_string(positions));
+    }
+    const size_t d = translator_->config().d_model;
+    std::vector<float> pe(positions * d);
+    for (size_t p = 0; p < positions; ++p) {
+      heed::PositionalEncoding(p, d, pe.data() + p * d);
+    }
+    val r = val::object();
+    r.set("values", Floats(pe));
+    r.set("dims", static_cast<double>(d));
+    return r;
   }
 
   val Info() const {
@@ -160,8 +197,10 @@ class Engine {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(heed) {
+  emscripten::function("splitSentences", &SplitSentences);
   emscripten::class_<Engine>("Engine")
       .class_function("load", &Engine::Load)
       .function("translate", &Engine::Translate)
+      .function("positional", &Engine::Positional)
       .function("info", &Engine::Info);
 }

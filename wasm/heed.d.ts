@@ -45,17 +45,37 @@ export interface Sentence {
   sourcePieces: string[];
   targetPieces: string[];
   text: string;
+  /** Log-probability with the length penalty applied (what beam search ranks by). */
   score: number;
-  nbest: { text: string; score: number; pieces: string[] }[];
+  /** Total log-probability of the target tokens. */
+  logProb: number;
+  nbest: { text: string; score: number; logProb: number; pieces: string[] }[];
   attention?: Attention;
   /** Per target token: the step's best next tokens with probabilities. */
   alternatives?: { piece: string; probability: number }[][];
 }
 
+/**
+ * The translation of a text. The text is split into sentences, each
+ * translated on its own (r.sentences); the top-level fields describe the
+ * whole text. nbest, attention and alternatives are the sentence's when
+ * the text is one sentence; for a paragraph read them per sentence (nbest
+ * then holds the one joined best translation).
+ */
 export interface Result {
   text: string;
+  /** Source pieces of every sentence, in order. */
+  sourceTokens: string[];
+  /** Target pieces of every sentence, in order (each ends with </s> when produced). */
+  targetTokens: string[];
+  /** Number of target tokens generated, end-of-sentence included. */
+  targetTokenCount: number;
+  /** Sum of the sentences' scores (length-normalised log-probabilities). */
+  score: number;
+  nbest: { text: string; score: number; logProb?: number; pieces: string[] }[];
+  attention?: Attention;
+  alternatives?: { piece: string; probability: number }[][];
   sentences: Sentence[];
-  targetTokens: number;
   timings: { tokenizeMs: number; encodeMs: number; decodeMs: number; totalMs: number };
 }
 
@@ -70,6 +90,18 @@ export interface Info {
 
 export interface Translator {
   translate(text: string, options?: TranslateOptions): Promise<Result>;
+  /**
+   * The text as the translator splits it into sentences; the segments'
+   * texts concatenate to the input, and `sentence` is false for the
+   * whitespace between sentences. Lets a page translate a long text one
+   * sentence at a time and show each result as it is ready.
+   */
+  split(text: string): Promise<{ text: string; sentence: boolean }[]>;
+  /**
+   * The sinusoidal positional encoding the model adds to its embeddings, at
+   * positions 0…positions-1 (at most 4,096): values is (positions, dims), row-major.
+   */
+  positionalEncoding(positions: number): Promise<{ positions: number; dims: number; values: Float32Array }>;
   info(): Info;
   dispose(): void;
 }

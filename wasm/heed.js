@@ -97,11 +97,42 @@ function splitAttention(a) {
   };
 }
 
+// Adds the whole text's fields to a result: its tokens across sentences and
+// the sum of the sentences' scores (sentences are translated independently).
+// n-best lists, attention and alternatives belong to one sentence: at top
+// level they are the sentence's when the text is one sentence, and are
+// read from r.sentences[i] otherwise.
+function summarise(r) {
+  const { sentences } = r;
+  r.sourceTokens = sentences.flatMap((s) => s.sourcePieces);
+  r.targetTokens = sentences.flatMap((s) => s.targetPieces);
+  r.score = sentences.reduce((sum, s) => sum + s.score, 0);
+  if (sentences.length === 1) {
+    const [s] = sentences;
+    r.nbest = s.nbest;
+    if (s.attention) {
+      r.attention = s.attention;
+      r.alternatives = s.alternatives;
+    }
+  } else {
+    r.nbest = [{ text: r.text, score: r.score, pieces: r.targetTokens }];
+  }
+  return r;
+}
+
 const KINDS = { encoder: 0, decoder: 1, cross: 2 };
 
 // A UTF-16 surrogate without its pair; Emscripten's UTF-8 conversion would
 // silently merge it with the next character.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function checkText(text) {
+  if (typeof text !== "string") throw new TypeError("heed: text must be a string");
+  const bad = LONE_SURROGATE.exec(text);
+  if (bad) {
+    throw new Error(`heed: text is not valid Unicode: unpaired surrogate at index ${bad.index}`);
+  }
+}
 
 function abortError() {
   return new DOMException("heed: the request was cancelled", "AbortError");
@@ -171,6 +202,14 @@ async function createWorkerTranslator(model, onProgress) {
         return call("translate", [text, rest]);
       });
     },
+    async split(text) {
+      live();
+      return call("split", [text]);
+    },
+    async positionalEncoding(positions) {
+      live();
+      return call("positionalEncoding", [positions]);
+    },
     info() {
       live();
       return info;
@@ -201,11 +240,7 @@ async function createLocalTranslator(model, onProgress) {
       const { signal, ...rest } = options;
       return queue(signal, () => {
         live();
-        if (typeof text !== "string") throw new TypeError("heed: text must be a string");
-        const bad = LONE_SURROGATE.exec(text);
-        if (bad) {
-          throw new Error(`heed: text is not valid Unicode: unpaired surrogate at index ${bad.index}`);
-        }
+        checkText(text);
         const maskHeads = (options.maskHeads ?? []).map((h) => ({
           kind: typeof h.kind === "string" ? KINDS[h.kind] : h.kind,
           layer: h.layer, head: h.head,
@@ -216,8 +251,22 @@ async function createLocalTranslator(model, onProgress) {
         const r = engine.translate(text, { ...rest, maskHeads });
         if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
         for (const s of r.sentences) s.attention = splitAttention(s.attention);
-        return r;
+        return summarise(r);
       });
+    },
+    async positionalEncoding(positions) {
+      live();
+      if (!Number.isInteger(positions) || positions < 0) {
+        throw new Error("heed: positions must be a whole number ≥ 0");
+      }
+      const r = engine.positional(positions);
+      if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
+      return { positions, dims: r.dims, values: r.values };
+    },
+    async split(text) {
+      live();
+      checkText(text);
+      return engineModule.splitSentences(text);
     },
     info() {
       live();

@@ -1,5 +1,6 @@
 // The module Web Worker that hosts the engine for heed.js in browsers.
-// Messages: {id, op: "create" | "translate", args}; replies {id, result} or
+// Messages: {id, op: "create" | "translate" | "split" |
+// "positionalEncoding", args}; replies {id, result} or
 // {id, error}, and {id, progress} while the model downloads.
 import { createTranslator } from "./heed.js";
 
@@ -15,6 +16,8 @@ self.onmessage = async ({ data: { id, op, args } }) => {
       self.postMessage({ id, result: translator.info() });
     } else if (op === "translate") {
       self.postMessage({ id, result: await translator.translate(...args) });
+    } else if (op === "split" || op === "positionalEncoding") {
+      self.postMessage({ id, result: await translator[op](...args) });
     } else {
       throw new Error(`heed: unknown worker request '${op}'`);
     }

@@ -3,7 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync, mkdtempSync } from "node:fs";
+import { existsSync, readFileSync, mkdtempSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -13,8 +14,17 @@ const heed = join(root, "build/release/heed");
 const model = join(root, "tests/fixtures/tiny_prenorm.heed");
 const shipped = join(root, "models/heed-en-de.heed");  // the trained model
 
-// 200 held-out-style sentences per direction, made from word lists.
-function sentences(lang) {
+// Held-out sentences: Multi30k's validation split (never trained on), read
+// in place from ../shared/data. Where that folder is absent, sentences
+// built from word lists stand in, and the test says so.
+const heldOut = join(root, "../shared/data/multi30k");
+const haveHeldOut = existsSync(join(heldOut, "val.en.gz"));
+
+function sentences(lang, n = 200) {
+  if (haveHeldOut) {
+    return gunzipSync(readFileSync(join(heldOut, `val.${lang}.gz`))).toString("utf8")
+      .split("\n").filter(Boolean).slice(0, n);
+  }
   const words = lang === "en"
     ? [["A dog", "Two men", "The girl", "A woman", "Children"],
        ["runs", "plays", "sits", "waits", "walks"],
@@ -28,7 +38,7 @@ function sentences(lang) {
   for (const a of words[0]) for (const b of words[1]) for (const c of words[2]) {
     out.push(`${a} ${b} ${c}`);
   }
-  return out.slice(0, 200);
+  return out.slice(0, n);
 }
 
 function native(lines, to, beam, extra = [], file = model) {
@@ -39,7 +49,9 @@ function native(lines, to, beam, extra = [], file = model) {
 
 const translator = await createTranslator({ model });
 
-test("greedy and beam-4 output equals the native build's, line for line", async () => {
+test("greedy and beam-4 output equals the native build's, line for line", async (t) => {
+  t.diagnostic(haveHeldOut ? "200 Multi30k validation sentences per direction"
+                           : "../shared/data is absent: 200 word-list sentences per direction");
   const trained = await createTranslator({ model: shipped });
   for (const [from, to] of [["en", "de"], ["de", "en"]]) {
     const lines = sentences(from);
@@ -74,6 +86,87 @@ test("attention maps equal the native ones within 1e-5", async () => {
     }
     assert.ok(worst <= 1e-5, `max difference ${worst}`);
   }
+});
+
+test("attention of the shipped model on held-out sentences equals the native one", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "heed-"));
+  const trained = await createTranslator({ model: shipped });
+  for (const [from, to] of [["en", "de"], ["de", "en"]]) {
+    const lines = sentences(from, 20);
+    native(lines, to, 4, ["--attention-json", join(dir, "a.json")], shipped);
+    const want = JSON.parse(readFileSync(join(dir, "a.json")));
+    for (let i = 0; i < lines.length; ++i) {
+      const r = await trained.translate(lines[i], { to, beam: 4, attention: true });
+      assert.equal(r.sentences.length, want[i].sentences.length);
+      r.sentences.forEach((s, k) => {
+        const w = want[i].sentences[k];
+        assert.deepEqual(s.targetPieces, w.target_pieces, lines[i]);
+        for (const kind of ["encoder", "decoder", "cross"]) {
+          w[kind].forEach((layer, l) => layer.forEach((head, h) => {
+            const got = s.attention[kind][l][h];
+            head.flat().forEach((v, j) => {
+              assert.ok(Math.abs(v - got[j]) <= 1e-5, `${lines[i]}: ${kind} ${l}/${h}[${j}] ${got[j]} vs ${v}`);
+            });
+          }));
+        }
+      });
+    }
+  }
+  trained.dispose();
+});
+
+test("the result describes the whole text at top level", async () => {
+  const one = await translator.translate("A dog runs in the park.", { to: "de", beam: 4, nbest: 3, attention: true });
+  const [s] = one.sentences;
+  assert.deepEqual(one.sourceTokens, s.sourcePieces);
+  assert.deepEqual(one.targetTokens, s.targetPieces);
+  assert.equal(one.score, s.score);
+  assert.equal(one.nbest, s.nbest);
+  assert.equal(one.nbest.length, 3);
+  assert.equal(one.attention, s.attention);
+  assert.deepEqual(one.attention.shapes.cross.slice(2), [s.targetPieces.length, s.sourcePieces.length]);
+  assert.equal(one.alternatives.length, s.targetPieces.length);
+  assert.ok(one.score <= 0 && s.logProb <= 0);
+
+  const two = await translator.translate("A dog runs. Two men play.", { to: "de", attention: true });
+  assert.equal(two.sentences.length, 2);
+  assert.deepEqual(two.sourceTokens, two.sentences.flatMap((x) => x.sourcePieces));
+  assert.deepEqual(two.targetTokens, two.sentences.flatMap((x) => x.targetPieces));
+  assert.ok(Math.abs(two.score - (two.sentences[0].score + two.sentences[1].score)) < 1e-6);
+  assert.deepEqual(two.nbest.map((n) => n.text), [two.text]);
+  assert.equal(two.attention, undefined);
+  assert.ok(two.sentences.every((x) => x.attention.cross.length > 0));
+  assert.ok(two.targetTokenCount >= two.targetTokens.length);
+
+  const plain = await translator.translate("A dog.", { to: "de" });
+  assert.equal(plain.attention, undefined);
+});
+
+test("split gives the translator's sentences and keeps the layout", async () => {
+  const text = "A dog runs.  Two men play football!\nThe girl, Mrs. Smith, waits. ";
+  const segments = await translator.split(text);
+  assert.equal(segments.map((x) => x.text).join(""), text);
+  const r = await translator.translate(text, { to: "de", beam: 1 });
+  assert.deepEqual(segments.filter((x) => x.sentence).map((x) => x.text), r.sentences.map((x) => x.source));
+  assert.equal(r.sentences.length, 3);
+  assert.deepEqual(await translator.split(""), []);
+  await assert.rejects(translator.split("\uD800"), /unpaired surrogate/);
+});
+
+test("positional encoding is the sinusoid of the paper", async () => {
+  const d = translator.info().config.d_model;
+  const pe = await translator.positionalEncoding(50);
+  assert.equal(pe.dims, d);
+  assert.equal(pe.values.length, 50 * d);
+  for (const pos of [0, 1, 7, 49]) {
+    for (let i = 0; i < d; i += 2) {
+      const angle = pos / 10000 ** (i / d);
+      assert.ok(Math.abs(pe.values[pos * d + i] - Math.sin(angle)) < 1e-6);
+      assert.ok(Math.abs(pe.values[pos * d + i + 1] - Math.cos(angle)) < 1e-6);
+    }
+  }
+  await assert.rejects(translator.positionalEncoding(5000), /at most 4096 positions/);
+  await assert.rejects(translator.positionalEncoding(-1), /whole number/);
 });
 
 test("attention invariants: rows sum to 1, causal zeros", async () => {
