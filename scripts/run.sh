@@ -1,16 +1,15 @@
 #!/usr/bin/env bash
-# The main job: builds heed and translates sample sentences with the model
-# in models/ (or, until one is shipped, the tiny test fixture model).
+# The main job: builds heed (native and WebAssembly), assembles the page with
+# the shipped model, and serves it on 127.0.0.1 (PORT, default 8080),
+# printing its address. Stop it with Ctrl+C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh release
-model=$(ls models/*.heed 2>/dev/null | head -1 || true)
-if [[ -z "$model" ]]; then
-  model=tests/fixtures/tiny_postnorm.heed
-  echo "(no trained model in models/ yet: using the random fixture model,"
-  echo " whose output is noise; it shows the pipeline works)"
-fi
-./build/release/heed info --model "$model" | head -3
-printf 'A dog runs in the park.\nTwo men are playing football.\n' |
-  ./build/release/heed translate --model "$model" --to de --beam 4
+printf 'A dog runs in the park.\n' |
+  ./build/release/heed translate --model models/heed-en-de.heed --to de --beam 4 |
+  sed 's/^/native build check: /'
+bash scripts/build_wasm.sh
+bash scripts/build_site.sh
+echo "heed's page, with the model in models/heed-en-de.heed:"
+exec node scripts/serve.mjs --root build/site --port "${PORT:-8080}"

@@ -1,0 +1,342 @@
+// heed's page (build/site, from scripts/build_site.sh) in headless Chromium:
+// it loads, translates as the native build does, draws every view, reacts
+// to its controls, and never lets user text become HTML or a request leave
+// the origin. Screenshots of the main views go to build/screenshots/.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, fork } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+const root = new URL("../../", import.meta.url).pathname;
+const shots = join(root, "build/screenshots");
+const model = join(root, "models/heed-en-de.heed");
+
+let server, browser, page, address;
+const requests = [], foreign = [], errors = [], dialogs = [];
+
+function native(line, to, beam, extra = []) {
+  return execFileSync(join(root, "build/release/heed"),
+    ["translate", "--model", model, "--to", to, "--beam", String(beam), ...extra],
+    { input: `${line}\n`, stdio: ["pipe", "pipe", "ignore"] }).toString().split("\n")[0];
+}
+
+// Waits for the translation started by `action` to finish; returns its text.
+async function translated(action) {
+  const before = await page.getAttribute("#target", "data-done");
+  await action();
+  await page.waitForFunction((b) => {
+    const d = document.getElementById("target").dataset.done;
+    return d !== undefined && d !== b;
+  }, before, { timeout: 60000 });
+  return page.textContent("#target");
+}
+
+// Counts a canvas's pixels that are neither transparent nor white, and
+// returns a hash of its pixels to tell drawings apart.
+function pixels(selector) {
+  return page.$eval(selector, (c) => {
+    if (!c.width || !c.height) return { painted: 0, hash: 0 };
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let painted = 0, hash = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (d[i + 3] > 0 && !(d[i] > 250 && d[i + 1] > 250 && d[i + 2] > 250)) ++painted;
+      hash = (hash * 31 + d[i] + 7 * d[i + 1] + 13 * d[i + 2] + 17 * d[i + 3]) | 0;
+    }
+    return { painted, hash };
+  });
+}
+
+async function openView(name) {
+  await page.click(`[data-view="${name}"]`);
+  await page.waitForSelector(`#view-${name}:not([hidden])`);
+}
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  server = fork(join(root, "scripts/serve.mjs"), ["--port", "0", "--root", join(root, "build/site")], { silent: true });
+  address = await new Promise((resolve) => server.on("message", (m) => {
+    if (m.address) resolve(m.address);
+    if (m.request) requests.push(m.request);
+  }));
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium", headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("request", (r) => { if (!r.url().startsWith(address) && !r.url().startsWith("blob:")) foreign.push(r.url()); });
+  page.on("dialog", (d) => { dialogs.push(d.message()); d.dismiss(); });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+test("the page loads with a completed progress bar and translates both directions like the native build", async () => {
+  const start = Date.now();
+  await page.goto(address);
+  await page.waitForSelector("body[data-ready]", { timeout: 60000 });
+  await page.waitForFunction(() => document.getElementById("target").dataset.done, null, { timeout: 60000 });
+  const firstMs = Date.now() - start;
+  assert.equal(await page.$eval("#load-progress", (p) => p.value), 1);
+  assert.match(await page.textContent("#load-status"), /Loading the model: 15\.9 MB of 15\.9 MB/);
+  assert.ok(await page.$eval("#loading", (e) => getComputedStyle(e).display === "none"));
+  assert.match(await page.textContent("#model-info"), /7\.6 M parameters, 15\.9 MB/);
+  console.log(`# cold load to first translation: ${firstMs} ms`);
+  assert.ok(requests.some((u) => u.endsWith("worker.js")), "the engine runs in a Web Worker");
+
+  const en = await page.$$eval("#examples button", (b) => b.map((x) => x.textContent));
+  const got = await translated(() => page.click("#examples button:nth-child(2)"));
+  assert.equal(got, native(en[1], "de", 4));
+
+  await translated(() => page.selectOption("#direction", "de-en"));
+  const de = await page.$$eval("#examples button", (b) => b.map((x) => x.textContent));
+  assert.match(de[0], /Hund/);
+  for (const beam of ["1", "4"]) {
+    await translated(() => page.selectOption("#beam", beam));
+    const text = await translated(() => page.click("#examples button:nth-child(1)"));
+    assert.equal(text, native(de[0], "en", Number(beam)), `beam ${beam}`);
+  }
+  assert.match(await page.textContent("#timing"), /\d+ ms · \d+ tokens\/s/);
+  await page.screenshot({ path: join(shots, "translate-1280.png") });
+});
+
+test("the swap button swaps the direction and the texts", async () => {
+  const before = await page.textContent("#target");
+  await translated(() => page.click("#swap"));
+  assert.equal(await page.inputValue("#direction"), "en-de");
+  assert.equal(await page.inputValue("#source"), before);
+});
+
+test("the alignment view draws, follows layer and head, and highlights on hover", async () => {
+  await translated(async () => {
+    await page.fill("#source", "A dog runs through the park with a ball.");
+    await page.keyboard.press("Control+Enter");
+  });
+  await openView("alignment");
+  const first = await pixels("#canvas-alignment");
+  assert.ok(first.painted > 5000, `painted ${first.painted}`);
+  await page.selectOption("#layer", "0");
+  const layer0 = await pixels("#canvas-alignment");
+  assert.notEqual(layer0.hash, first.hash, "the layer selector changes the drawing");
+  await page.selectOption("#head", "3");
+  const head3 = await pixels("#canvas-alignment");
+  assert.notEqual(head3.hash, layer0.hash, "the head selector changes the drawing");
+  await page.selectOption("#head", "mean");
+  await page.selectOption("#layer", "2");
+
+  // Hover the cell of target token 1 and source token 2.
+  await page.$eval("#canvas-alignment", (c) => c.scrollIntoView({ block: "center" }));
+  const grid = JSON.parse(await page.getAttribute("#canvas-alignment", "data-grid"));
+  const box = await page.$eval("#canvas-alignment", (c) => c.getBoundingClientRect().toJSON());
+  await page.mouse.move(box.x + grid.x + 2.5 * grid.cell, box.y + grid.y + 1.5 * grid.cell);
+  await page.waitForSelector("#align-target span.focus");
+  assert.equal(await page.$$eval("#align-target span.focus", (s) => s.map((x) => x.textContent)).then((t) => t.length), 1);
+  const colored = await page.$$eval("#align-source span", (s) => s.filter((x) => x.style.background).length);
+  const sourceCount = await page.$$eval("#align-source span", (s) => s.length);
+  assert.equal(colored, sourceCount, "the hovered target token colours every source token");
+  assert.notEqual((await pixels("#canvas-alignment")).hash, first.hash, "the hovered row is outlined");
+  // The reverse: hovering a source token colours the target tokens.
+  await page.hover("#align-source span:nth-child(3)");
+  assert.ok(await page.$$eval("#align-target span", (s) => s.every((x) => x.style.background)));
+  await page.screenshot({ path: join(shots, "alignment-1280.png"), fullPage: true });
+});
+
+test("encoder and decoder views draw; the decoder's causal mask is visibly hatched", async () => {
+  await openView("encoder");
+  assert.ok((await pixels("#canvas-encoder")).painted > 5000);
+  await openView("decoder");
+  assert.ok((await pixels("#canvas-decoder")).painted > 5000);
+  const grid = JSON.parse(await page.getAttribute("#canvas-decoder", "data-grid"));
+  // The top-right cell is in the future of the first token: grey hatching
+  // (r = g = b) rather than a viridis colour (never grey).
+  const colors = await page.$eval("#canvas-decoder", (c, g) => {
+    const dpr = c.width / parseFloat(c.style.width);
+    const at = (i, j) => {
+      const out = new Set();
+      for (let dy = 1; dy < g.cell - 1; ++dy) {
+        for (let dx = 1; dx < g.cell - 1; ++dx) {
+          const d = c.getContext("2d").getImageData(Math.round((g.x + j * g.cell + dx) * dpr),
+            Math.round((g.y + i * g.cell + dy) * dpr), 1, 1).data;
+          out.add(`${d[0]},${d[1]},${d[2]}`);
+        }
+      }
+      return [...out];
+    };
+    return { masked: at(0, g.cols - 1), seen: at(g.rows - 1, 0) };
+  }, grid);
+  assert.ok(colors.masked.length >= 2, "the masked cell is hatched (two colours)");
+  for (const c of colors.masked) {
+    const [r, g, b] = c.split(",").map(Number);
+    assert.ok(Math.abs(r - g) < 12 && Math.abs(g - b) < 12, `masked cell colour ${c} is grey`);
+  }
+  assert.equal(colors.seen.length, 1, "a visible cell is one flat colour");
+  await page.screenshot({ path: join(shots, "decoder-1280.png"), fullPage: true });
+});
+
+test("the head view draws one colour per head, toggles heads and isolates a hovered token", async () => {
+  await openView("heads");
+  const all = await pixels("#canvas-heads");
+  assert.ok(all.painted > 2000);
+  await page.click("#head-toggles button:nth-child(1)");
+  assert.equal(await page.getAttribute("#head-toggles button:nth-child(1)", "aria-pressed"), "false");
+  const fewer = await pixels("#canvas-heads");
+  assert.notEqual(fewer.hash, all.hash);
+  await page.click("#head-toggles button:nth-child(1)");
+  await page.$eval("#canvas-heads", (c) => c.scrollIntoView({ block: "center" }));
+  const box = await page.$eval("#canvas-heads", (c) => c.getBoundingClientRect().toJSON());
+  await page.mouse.move(box.x + 20, box.y + 6 + 22 * 1.5);
+  const one = await pixels("#canvas-heads");
+  assert.ok(one.painted < all.painted, `hovering keeps one token's lines (${one.painted} < ${all.painted})`);
+  await page.mouse.move(0, 0);
+  await page.selectOption("#heads-kind", "encoder");
+  assert.notEqual((await pixels("#canvas-heads")).hash, all.hash);
+  await page.screenshot({ path: join(shots, "heads-1280.png"), fullPage: true });
+});
+
+test("the model view draws every layer and head and opens one large", async () => {
+  await openView("model");
+  const n = await page.$$eval("#model-grid canvas", (c) => c.length);
+  assert.equal(n, 3 * 8);
+  for (let i = 1; i <= n; i += 7) {
+    assert.ok((await pixels(`#model-grid canvas.thumb >> nth=${i - 1}`)).painted > 500);
+  }
+  await page.click("#model-grid canvas.thumb >> nth=5");
+  await page.waitForSelector("#zoom[open]");
+  assert.match(await page.textContent("#zoom-title"), /cross-attention, layer 1, head 6/);
+  assert.ok((await pixels("#canvas-zoom")).painted > 5000);
+  await page.screenshot({ path: join(shots, "model-zoom-1280.png") });
+  await page.keyboard.press("Escape");
+  await page.selectOption("#model-kind", "decoder");
+  await page.screenshot({ path: join(shots, "model-1280.png"), fullPage: true });
+});
+
+test("step-through shows each step's candidates and source attention", async () => {
+  await openView("steps");
+  const T = await page.$eval("#step", (s) => Number(s.max) + 1);
+  assert.ok(T > 3);
+  const hashes = new Set();
+  for (const t of [0, Math.floor(T / 2), T - 1]) {
+    await page.$eval("#step", (s, v) => {
+      s.value = String(v);
+      s.dispatchEvent(new Event("input"));
+    }, t);
+    assert.equal(await page.$$eval("#step-written span", (s) => s.length), t + 1);
+    const rows = await page.$$eval("#step-candidates tr", (r) => r.map((x) => x.textContent));
+    assert.equal(rows.length, 5);
+    const p = await page.$$eval("#step-candidates tr td:last-child", (c) => c.map((x) => parseFloat(x.textContent)));
+    assert.ok(p.every((x, i) => i === 0 || x <= p[i - 1]), "candidates are sorted by probability");
+    const drawn = await pixels("#canvas-steps");
+    assert.ok(drawn.painted > 300);
+    hashes.add(drawn.hash);
+  }
+  assert.equal(hashes.size, 3, "each step draws its own attention");
+  await page.screenshot({ path: join(shots, "steps-1280.png"), fullPage: true });
+});
+
+test("the positional encoding view draws the engine's sinusoids and their similarity", async () => {
+  await openView("positions");
+  await page.waitForFunction(() => document.getElementById("canvas-similarity").width > 0);
+  assert.ok((await pixels("#canvas-positions")).painted > 5000);
+  assert.ok((await pixels("#canvas-similarity")).painted > 5000);
+  await page.screenshot({ path: join(shots, "positions-1280.png"), fullPage: true });
+});
+
+test("switching off every head of a layer changes the run; switching them on restores it", async () => {
+  await openView("ablation");
+  const original = await page.textContent("#ablation-original");
+  const run = async () => {
+    await page.$eval("#ablation-result", (e) => delete e.dataset.text);
+    await page.click("#ablate");
+    await page.waitForFunction(() => document.getElementById("ablation-result").dataset.text !== undefined);
+    return page.$eval("#ablation-result", (e) => ({ text: e.dataset.text, score: Number(e.dataset.score) }));
+  };
+  const want = await page.evaluate(() => document.getElementById("target").textContent);
+  await page.click('[data-layer-key="cross/2"]');
+  assert.equal(await page.$$eval('#ablation-grid input[data-key^="cross/2/"]:checked', (c) => c.length), 8);
+  const ablated = await run();
+  assert.ok(ablated.text !== want || !original.includes(`score ${ablated.score.toFixed(3)}`),
+    "the output or the score differs with the heads off");
+  assert.ok((await pixels("#canvas-ablation")).painted > 2000);
+  await page.screenshot({ path: join(shots, "ablation-1280.png"), fullPage: true });
+  await page.click("#ablation-clear");
+  assert.equal(await page.$$eval("#ablation-grid input:checked", (c) => c.length), 0);
+  const restored = await run();
+  assert.equal(restored.text, want);
+  assert.match(original, new RegExp(`score ${restored.score.toFixed(3).replace(".", "\\.")}`));
+  assert.equal(await page.$$eval("#ablation-result mark", (m) => m.length), 0);
+});
+
+test("export writes the attention as JSON and the view as PNG", async () => {
+  await openView("alignment");
+  const [json] = await Promise.all([page.waitForEvent("download"), page.click("#export-json")]);
+  const a = JSON.parse(readFileSync(await json.path(), "utf8"));
+  assert.equal(a.cross.length, 3);
+  assert.equal(a.cross[0].length, 8);
+  assert.equal(a.cross[0][0].length, a.targetTokens.length);
+  assert.equal(a.cross[0][0][0].length, a.sourceTokens.length);
+  const [png] = await Promise.all([page.waitForEvent("download"), page.click("#export-png")]);
+  const bytes = readFileSync(await png.path());
+  assert.deepEqual([...bytes.subarray(1, 4)], [...Buffer.from("PNG")]);
+});
+
+test("a paragraph is translated sentence by sentence with the layout kept", async () => {
+  const text = "A dog runs. Two men play football.\nA girl sits on a bench.";
+  const got = await translated(() => page.fill("#source", text).then(() => page.click("#translate")));
+  const lines = text.split("\n").map((l) => native(l, "de", 4));
+  assert.equal(got, lines.join("\n"));
+  assert.equal(await page.$$eval("#sentence option", (o) => o.length), 3);
+  assert.ok(await page.$eval("#sentence-control", (e) => !e.hidden));
+});
+
+test("text that looks like HTML is translated as text", async () => {
+  const html = "<img src=x onerror=alert(1)> <b>bold</b>";
+  await translated(() => page.fill("#source", html).then(() => page.click("#translate")));
+  assert.equal(await page.$$eval("img", (i) => i.length), 0);
+  assert.equal(await page.$$eval("main b", (i) => i.length), 0);
+  assert.deepEqual(dialogs, []);
+  await openView("alignment");
+  assert.equal(await page.$$eval("#align-source img, #align-target img", (i) => i.length), 0);
+});
+
+test("errors are shown and the page keeps working", async () => {
+  // A lone surrogate: text that cannot be encoded as UTF-8.
+  await page.$eval("#source", (t) => { t.value = "A dog \uD800 runs."; });
+  await page.click("#translate");
+  await page.waitForSelector("#error:not([hidden])");
+  assert.match(await page.textContent("#error"), /not valid Unicode: unpaired surrogate at index 6/);
+  assert.equal(await page.textContent("#target"), "");
+  // Empty text translates to nothing, without an error.
+  await page.fill("#source", "");
+  await page.click("#translate");
+  assert.ok(await page.$eval("#error", (e) => e.hidden));
+  assert.equal(await page.textContent("#target"), "");
+  const text = await translated(() => page.fill("#source", "A dog.").then(() => page.click("#translate")));
+  assert.equal(text, native("A dog.", "de", 4));
+  assert.ok(await page.$eval("#error", (e) => e.hidden));
+});
+
+test("the page fits a phone screen", async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await translated(() => page.fill("#source", "Two men are playing football on the beach.").then(() => page.click("#translate")));
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow} px wider than the phone`);
+  await page.screenshot({ path: join(shots, "translate-390.png"), fullPage: false });
+  for (const view of ["alignment", "model", "steps"]) {
+    await openView(view);
+    await page.screenshot({ path: join(shots, `${view}-390.png`), fullPage: true });
+  }
+  assert.ok((await pixels("#canvas-steps")).painted > 300);
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
+test("no request left the origin and nothing was logged as an error", () => {
+  assert.deepEqual(foreign, []);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(dialogs, []);
+});

@@ -1,0 +1,170 @@
+// heed's page: loads the engine and the model (in a Web Worker), translates
+// sentence by sentence as results are ready, and hands each translation to
+// the attention explorer. User text is only ever set as text, never HTML.
+import { createTranslator } from "./lib/heed.js";
+import { createExplorer } from "./inside.js";
+
+const MODEL = "models/heed-en-de.heed";
+const EXAMPLES = {
+  en: ["A dog runs through the park with a ball.",
+    "Two men are playing football on the beach.",
+    "A little girl in a red dress is climbing the stairs.",
+    "I don't know what you mean.",
+    "A woman is reading a book in the garden. Her children are playing nearby."],
+  de: ["Ein Hund läuft mit einem Ball durch den Park.",
+    "Zwei Männer spielen Fußball am Strand.",
+    "Ein kleines Mädchen in einem roten Kleid klettert die Treppe hinauf.",
+    "Ich weiß nicht, was du meinst.",
+    "Eine Frau liest ein Buch im Garten. Ihre Kinder spielen in der Nähe."],
+};
+const NAMES = { en: "English", de: "German" };
+
+const $ = (id) => document.getElementById(id);
+
+function showError(e) {
+  const message = e instanceof Error ? e.message : String(e);
+  $("error").textContent = message.replace(/^heed: /, "");
+  $("error").hidden = false;
+}
+
+function direction() {
+  const [from, to] = $("direction").value.split("-");
+  return { from, to };
+}
+
+function fillExamples() {
+  const { from } = direction();
+  $("examples").replaceChildren(...EXAMPLES[from].map((text) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = text;
+    b.addEventListener("click", () => {
+      $("source").value = text;
+      translate();
+    });
+    return b;
+  }));
+  $("source").placeholder = `Type or paste ${NAMES[from]} text…`;
+}
+
+function formatBytes(n) {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${Math.round(n / 1e3)} KB`;
+}
+
+async function load() {
+  const status = $("load-status"), bar = $("load-progress");
+  const translator = await createTranslator({
+    model: MODEL,
+    onProgress: ({ loaded, total }) => {
+      bar.value = total ? loaded / total : 0;
+      status.textContent = `Loading the model: ${formatBytes(loaded)}${total ? ` of ${formatBytes(total)}` : ""}`;
+    },
+  });
+  bar.value = 1;
+  $("loading").classList.add("done");
+  const info = translator.info(), c = info.config;
+  $("model-info").textContent = `Model: ${(info.parameters / 1e6).toFixed(1)} M parameters, ` +
+    `${formatBytes(info.fileSize)}; ${c.encoder_layers} encoder + ${c.decoder_layers} decoder layers, ` +
+    `${c.heads} heads, d_model ${c.d_model}; languages ${info.languages.join(", ")}.`;
+  return translator;
+}
+
+let translator = null;
+let explorer = null;
+let generation = 0;  // a new translation makes the one running stale
+
+async function translate() {
+  if (!translator) return;
+  const run = ++generation;
+  const text = $("source").value;
+  const { to } = direction();
+  const options = { to, beam: Number($("beam").value) };
+  $("error").hidden = true;
+  $("copy").disabled = true;
+  const out = $("target");
+  out.replaceChildren();
+  $("timing").textContent = "";
+  if (!text.trim()) return;
+  try {
+    const segments = await translator.split(text);
+    if (run !== generation) return;
+    // One element per sentence, filled in as each is ready; the whitespace
+    // between sentences is kept as it is.
+    const slots = segments.map((s) => {
+      if (!s.sentence) return document.createTextNode(s.text);
+      const span = document.createElement("span");
+      span.className = "pending";
+      span.textContent = "…";
+      return span;
+    });
+    out.replaceChildren(...slots);
+    const sentences = [];
+    let tokens = 0;
+    const start = performance.now();
+    for (let i = 0; i < segments.length; ++i) {
+      if (!segments[i].sentence) continue;
+      const r = await translator.translate(segments[i].text, { ...options, attention: true });
+      if (run !== generation) return;
+      slots[i].textContent = r.text;
+      slots[i].className = "";
+      sentences.push(...r.sentences);
+      tokens += r.targetTokenCount;
+      const ms = performance.now() - start;
+      $("timing").textContent = `${Math.round(ms)} ms · ${Math.round(tokens / (ms / 1000))} tokens/s`;
+      explorer.show(sentences, options, sentences.length > r.sentences.length);
+    }
+    $("copy").disabled = false;
+    out.dataset.done = String(run);
+  } catch (e) {
+    if (run === generation) {
+      out.replaceChildren();
+      showError(e);
+    }
+  }
+}
+
+function swap() {
+  const { from, to } = direction();
+  $("direction").value = `${to}-${from}`;
+  const result = $("target").textContent;
+  if (result && $("copy").disabled === false) $("source").value = result;
+  fillExamples();
+  translate();
+}
+
+$("direction").addEventListener("change", () => {
+  fillExamples();
+  translate();
+});
+$("swap").addEventListener("click", swap);
+$("beam").addEventListener("change", translate);
+$("translate").addEventListener("click", translate);
+$("source").addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+    e.preventDefault();
+    translate();
+  }
+});
+$("copy").addEventListener("click", async () => {
+  try {
+    await navigator.clipboard.writeText($("target").textContent);
+    $("copy").textContent = "Copied";
+  } catch {
+    // Without clipboard permission, select the text for the user to copy.
+    getSelection().selectAllChildren($("target"));
+    $("copy").textContent = "Selected";
+  }
+  setTimeout(() => { $("copy").textContent = "Copy"; }, 1200);
+});
+
+fillExamples();
+try {
+  translator = await load();
+  explorer = createExplorer(translator, showError);
+  $("translate").disabled = false;
+  document.body.dataset.ready = "true";
+  translate();
+} catch (e) {
+  $("load-status").textContent = "The translation engine could not be loaded.";
+  showError(e);
+}
