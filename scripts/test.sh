@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: style and lint, the doctest suite (release and ASan/UBSan), the
-# command line, the WebAssembly module, and each fuzzer for a bounded time under ASan/UBSan.
+# command line, the WebAssembly module, the web page, and each fuzzer for a
+# bounded time under ASan/UBSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
@@ -25,9 +26,10 @@ bash tests/cli_test.sh build/release/heed
 echo "== BLEU/chrF scorer"
 python3 -m unittest tests/score_test.py
 
-echo "== WebAssembly module against the native build (node --test)"
+echo "== WebAssembly module against the native build, and the page in Chromium (node --test)"
 bash scripts/build_wasm.sh
-node --test tests/wasm/
+bash scripts/build_site.sh
+node --test tests/wasm/ tests/web/
 
 echo "== ASan/UBSan build and doctest suite"
 bash scripts/build.sh asan
