@@ -1,9 +1,13 @@
-// heed's f32 matrix multiply against OpenBLAS sgemm, in the same run, at
-// 512³ and at the shapes of a d_model=256 Transformer. Prints GFLOP/s and
-// the ratio heed / OpenBLAS (both single-threaded, then OpenBLAS on all
-// cores). A benchmark, not a test: it asserts nothing.
+// heed's f32 and int8 matrix multiplies against OpenBLAS sgemm, in the same
+// run, at 512³ and at the shapes of a d_model=256 Transformer. Prints
+// GFLOP/s (int8: multiply-adds counted as two operations, including the
+// quantisation of A), heed f32 / OpenBLAS (single-threaded, then OpenBLAS on
+// all cores), heed int8 / heed f32, and each as a fraction of the core's
+// peak, measured first by a loop of independent AVX-512 FMAs (f32) and
+// VPDPBUSDs (int8) on registers. A benchmark, not a test: it asserts nothing.
 #include <cblas.h>
 
+#include <immintrin.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +17,7 @@
 #include <vector>
 
 #include "core/ops/matmul.h"
+#include "core/ops/quant.h"
 
 namespace {
 
@@ -26,6 +31,65 @@ double Seconds(const std::function<void()>& f) {
   }
   return best;
 }
+
+// Peak GFLOP/s of one core: 12 independent accumulators in registers, so
+// throughput and not latency bounds the loop. 0 where the CPU lacks the
+// instructions.
+#define HEED_TWELVE(OP) \
+  OP(0) OP(1) OP(2) OP(3) OP(4) OP(5) OP(6) OP(7) OP(8) OP(9) OP(10) OP(11)
+
+__attribute__((target("avx512f"))) double PeakF32() {
+  if (!__builtin_cpu_supports("avx512f")) return 0.0;
+#define HEED_DECL(i) __m512 v##i = _mm512_set1_ps(0.001f * (i));
+#define HEED_STEP(i) v##i = _mm512_fmadd_ps(x, v##i, y);
+#define HEED_SUM(i) sum = _mm512_add_ps(sum, v##i);
+  HEED_TWELVE(HEED_DECL)
+  __m512 x = _mm512_set1_ps(0.999f), y = _mm512_set1_ps(0.001f);
+  asm volatile("" : "+v"(x), "+v"(y));
+  const long iters = 50000000;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (long i = 0; i < iters; ++i) {
+    HEED_TWELVE(HEED_STEP)
+  }
+  const double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
+  __m512 sum = _mm512_setzero_ps();
+  HEED_TWELVE(HEED_SUM)
+  volatile float sink = _mm512_reduce_add_ps(sum);
+  (void)sink;
+  return 12.0 * 16 * 2 * iters / s / 1e9;
+#undef HEED_DECL
+#undef HEED_STEP
+#undef HEED_SUM
+}
+
+__attribute__((target("avx512f,avx512vnni"))) double PeakInt8() {
+  if (!__builtin_cpu_supports("avx512vnni")) return 0.0;
+#define HEED_DECL(i) __m512i v##i = _mm512_set1_epi32(i);
+#define HEED_STEP(i) v##i = _mm512_dpbusd_epi32(v##i, x, y);
+#define HEED_SUM(i) sum = _mm512_add_epi32(sum, v##i);
+  HEED_TWELVE(HEED_DECL)
+  __m512i x = _mm512_set1_epi8(3), y = _mm512_set1_epi8(-2);
+  asm volatile("" : "+v"(x), "+v"(y));
+  const long iters = 50000000;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (long i = 0; i < iters; ++i) {
+    HEED_TWELVE(HEED_STEP)
+  }
+  const double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
+  __m512i sum = _mm512_setzero_si512();
+  HEED_TWELVE(HEED_SUM)
+  volatile int sink = _mm512_reduce_add_epi32(sum);
+  (void)sink;
+  return 12.0 * 64 * 2 * iters / s / 1e9;
+#undef HEED_DECL
+#undef HEED_STEP
+#undef HEED_SUM
+}
+#undef HEED_TWELVE
 
 }  // namespace
 
@@ -47,8 +111,12 @@ int main() {
   };
   std::mt19937 rng(1);
   std::normal_distribution<float> dist;
-  std::printf("%-44s %7s %9s %7s %9s %7s\n", "shape (m x n x k), GFLOP/s",
-              "heed", "blas-1t", "ratio", "blas-all", "ratio");
+  const double peak = PeakF32(), peak8 = PeakInt8();
+  std::printf("peak of one core: f32 %.0f GFLOP/s, int8 %.0f GOP/s\n", peak,
+              peak8);
+  std::printf("%-44s %7s %9s %7s %9s %7s %7s %7s %6s %6s\n",
+              "shape (m x n x k), GFLOP/s", "heed", "blas-1t", "ratio",
+              "blas-all", "ratio", "int8", "i8/f32", "%peak", "i8%pk");
   for (const Shape& s : shapes) {
     std::vector<float> a(s.m * s.k), b(s.n * s.k), c(s.m * s.n);
     for (float& x : a) x = dist(rng);
@@ -67,8 +135,20 @@ int main() {
                     1.0f, a.data(), s.k, b.data(), s.k, 0.0f, c.data(), s.n);
       }
     };
+    std::vector<int8_t> q(s.n * s.k);
+    std::vector<float> scales(s.n);
+    heed::ops::QuantizeRows(b.data(), s.n, s.k, q.data(), scales.data());
+    const heed::ops::PackedInt8Matrix packed8 =
+        heed::ops::PackInt8(q.data(), scales.data(), s.n, s.k, s.k);
+    auto int8_run = [&] {
+      for (int r = 0; r < reps; ++r) {
+        heed::ops::MatMulInt8(a.data(), s.m, s.k, packed8, nullptr, c.data(),
+                              s.n);
+      }
+    };
     const double flops = 2.0 * s.m * s.n * s.k * reps;
     const double heed_gf = flops / Seconds(heed_run) / 1e9;
+    const double int8_gf = flops / Seconds(int8_run) / 1e9;
     openblas_set_num_threads(1);
     const double blas1 = flops / Seconds(blas_run) / 1e9;
     openblas_set_num_threads(
@@ -77,8 +157,9 @@ int main() {
     char name[64];
     std::snprintf(name, sizeof(name), "%s (%zux%zux%zu)", s.what, s.m, s.n,
                   s.k);
-    std::printf("%-44s %7.1f %9.1f %7.2f %9.1f %7.2f\n", name, heed_gf, blas1,
-                heed_gf / blas1, blasn, heed_gf / blasn);
+    std::printf("%-44s %7.1f %9.1f %7.2f %9.1f %7.2f %7.1f %7.2f %6.2f %6.2f\n",
+                name, heed_gf, blas1, heed_gf / blas1, blasn, heed_gf / blasn,
+                int8_gf, int8_gf / heed_gf, heed_gf / peak, int8_gf / peak8);
   }
   return 0;
 }

@@ -1,0 +1,326 @@
+#include "core/ops/quant.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "core/ops/quant.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace heed::ops {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DI = hn::ScalableTag<int32_t>;
+
+// With VNNI, A is unsigned: q + 128, corrected by 128 · Σ B[j].
+#if HWY_TARGET == HWY_AVX3_DL
+constexpr size_t kGroup = 4;
+constexpr int32_t kOffset = 128;
+using AType = uint8_t;
+#else
+constexpr size_t kGroup = 2;
+constexpr int32_t kOffset = 0;
+using AType = int16_t;
+#endif
+
+// Rows of A per microkernel call: 12 accumulators and 3 more registers fit
+// the 16 of SSE4/AVX2/SIMD128.
+constexpr size_t kRowsPerTile = 6;
+// k groups per pass over a panel, so that the panel's slice stays in L1.
+constexpr size_t kDepthGroups = 512 / kGroup;
+// Quantised A lives on the stack, a chunk of at most kChunkRows rows at a
+// time.
+constexpr size_t kChunkBytes = 16384;
+constexpr size_t kChunkRows = 64;
+
+size_t PanelRows() { return 2 * hn::Lanes(DI()); }
+size_t GroupSize() { return kGroup; }
+
+#if HWY_TARGET == HWY_AVX3_DL
+// acc += Σ of 4 products u8(a) · s8(b) per 32-bit lane (VPDPBUSD). Written
+// as assembly because Highway 1.0.3 enables AVX-VNNI rather than
+// AVX512-VNNI for this target, so the intrinsic does not compile; CPUs it
+// dispatches here (Ice Lake, Zen 4 and later) all have the instruction.
+HWY_INLINE hn::Vec<DI> DotBytes(hn::Vec<DI> acc, hn::Vec<DI> a,
+                                hn::Vec<hn::Repartition<int8_t, DI>> b) {
+  __m512i sum = acc.raw;
+  asm("vpdpbusd %[b], %[a], %[sum]"
+      : [sum] "+v"(sum)
+      : [a] "v"(a.raw), [b] "v"(b.raw));
+  return hn::Vec<DI>{sum};
+}
+#endif
+
+// c row [cols ≤ 2·lanes] += (acc - offset·sums) · a_scale · b_scale, where
+// sums is nullptr for every depth block but the first (the offset's
+// contribution over all of k is taken away once).
+HWY_INLINE void AddRow(hn::Vec<DI> lo, hn::Vec<DI> hi, float a_scale,
+                       const float* b_scales, const int32_t* sums, float* c,
+                       size_t cols) {
+  const DI d;
+  const hn::Rebind<float, DI> df;
+  const size_t n = hn::Lanes(d);
+  if (sums != nullptr) {
+    const auto off = hn::Set(d, kOffset);
+    lo = hn::Sub(lo, hn::Mul(off, hn::LoadU(d, sums)));
+    hi = hn::Sub(hi, hn::Mul(off, hn::LoadU(d, sums + n)));
+  }
+  const auto sa = hn::Set(df, a_scale);
+  const auto v0 =
+      hn::Mul(hn::ConvertTo(df, lo), hn::Mul(hn::LoadU(df, b_scales), sa));
+  const auto v1 =
+      hn::Mul(hn::ConvertTo(df, hi), hn::Mul(hn::LoadU(df, b_scales + n), sa));
+  if (cols == 2 * n) {
+    hn::StoreU(hn::Add(hn::LoadU(df, c), v0), df, c);
+    hn::StoreU(hn::Add(hn::LoadU(df, c + n), v1), df, c + n);
+  } else {  // a partial panel: never touch C past column n
+    HWY_ALIGN float buf[2 * hn::MaxLanes(hn::Rebind<float, DI>())];
+    hn::Store(v0, df, buf);
+    hn::Store(v1, df, buf + n);
+    for (size_t j = 0; j < cols; ++j) c[j] += buf[j];
+  }
+}
+
+// c tile [kRows, cols] += A tile [kRows, groups·kGroup] · panel slice, the
+// integer sums scaled as AddRow says. The accumulators stay local so they
+// live in registers.
+template <size_t kRows>
+HWY_INLINE void Tile(const AType* HWY_RESTRICT a, size_t lda,
+                     const int8_t* HWY_RESTRICT panel, size_t groups,
+                     const float* a_scales, const float* b_scales,
+                     const int32_t* sums, float* c, size_t ldc, size_t cols) {
+  const DI d;
+  const size_t n = hn::Lanes(d);
+  hn::Vec<DI> lo[kRows];
+  hn::Vec<DI> hi[kRows];
+  for (size_t r = 0; r < kRows; ++r) {
+    lo[r] = hn::Zero(d);
+    hi[r] = hn::Zero(d);
+  }
+  for (size_t g = 0; g < groups; ++g) {
+    const int8_t* bg = panel + g * 2 * n * kGroup;
+#if HWY_TARGET == HWY_AVX3_DL
+    const hn::Repartition<int8_t, DI> d8;
+    const auto b0 = hn::LoadU(d8, bg);
+    const auto b1 = hn::LoadU(d8, bg + n * kGroup);
+    for (size_t r = 0; r < kRows; ++r) {
+      int32_t word;
+      std::memcpy(&word, a + r * lda + g * kGroup, sizeof(word));
+      const auto av = hn::Set(d, word);
+      lo[r] = DotBytes(lo[r], av, b0);
+      hi[r] = DotBytes(hi[r], av, b1);
+    }
+#elif HWY_TARGET == HWY_SCALAR
+    for (size_t r = 0; r < kRows; ++r) {  // one output per vector
+      const AType* ar = a + r * lda + g * kGroup;
+      lo[r] = hn::Set(d, hn::GetLane(lo[r]) + ar[0] * bg[0] + ar[1] * bg[1]);
+      hi[r] = hn::Set(d, hn::GetLane(hi[r]) + ar[0] * bg[2] + ar[1] * bg[3]);
+    }
+#else
+    const hn::Repartition<int16_t, DI> d16;
+    const hn::Rebind<int8_t, decltype(d16)> d8;
+    const auto b0 = hn::PromoteTo(d16, hn::LoadU(d8, bg));
+    const auto b1 = hn::PromoteTo(d16, hn::LoadU(d8, bg + n * kGroup));
+    for (size_t r = 0; r < kRows; ++r) {
+      int32_t word;
+      std::memcpy(&word, a + r * lda + g * kGroup, sizeof(word));
+      const auto av = hn::BitCast(d16, hn::Set(d, word));
+      auto unused = hn::Zero(d);
+      lo[r] = hn::ReorderWidenMulAccumulate(d, av, b0, lo[r], unused);
+      hi[r] = hn::ReorderWidenMulAccumulate(d, av, b1, hi[r], unused);
+    }
+#endif
+  }
+  for (size_t r = 0; r < kRows; ++r) {
+    AddRow(lo[r], hi[r], a_scales[r], b_scales, sums, c + r * ldc, cols);
+  }
+}
+
+// Quantises a row of A: out[0..depth) in AType, returns the scale.
+HWY_INLINE float QuantizeRow(const float* HWY_RESTRICT x, size_t k,
+                             size_t depth, AType* HWY_RESTRICT out) {
+  const hn::ScalableTag<float> df;
+  const size_t n = hn::Lanes(df);
+  auto vmax = hn::Zero(df);
+  size_t i = 0;
+  for (; i + n <= k; i += n)
+    vmax = hn::Max(vmax, hn::Abs(hn::LoadU(df, x + i)));
+  float amax = hn::GetLane(hn::MaxOfLanes(df, vmax));
+  for (; i < k; ++i) amax = std::max(amax, std::abs(x[i]));
+  if (!(amax > 0.0f) || !std::isfinite(amax)) {
+    // Zero (or non-finite) rows contribute nothing; NaN/inf cannot be
+    // represented in int8 and are the caller's to avoid.
+    std::fill(out, out + depth, static_cast<AType>(kOffset));
+    return 0.0f;
+  }
+  const float inv = 127.0f / amax;
+  const hn::Rebind<int32_t, decltype(df)> di;
+  const hn::Rebind<AType, decltype(df)> da;
+  const auto vinv = hn::Set(df, inv);
+  const auto voff = hn::Set(di, kOffset);
+  i = 0;
+  for (; i + n <= k; i += n) {
+    const auto q =
+        hn::Add(hn::NearestInt(hn::Mul(hn::LoadU(df, x + i), vinv)), voff);
+    hn::StoreU(hn::DemoteTo(da, q), da, out + i);
+  }
+  for (; i < k; ++i) {
+    out[i] = static_cast<AType>(
+        static_cast<int32_t>(std::nearbyint(x[i] * inv)) + kOffset);
+  }
+  std::fill(out + k, out + depth, static_cast<AType>(kOffset));
+  return amax / 127.0f;
+}
+
+void MatMulInt8Packed(const float* HWY_RESTRICT a, size_t m, size_t lda,
+                      const int8_t* HWY_RESTRICT b, const float* b_scales,
+                      const int32_t* sums, size_t n, size_t k, size_t depth,
+                      const float* HWY_RESTRICT bias, float* HWY_RESTRICT c,
+                      size_t ldc) {
+  const size_t width = PanelRows();
+  const size_t panels = (n + width - 1) / width;
+  const size_t groups = depth / kGroup;
+  for (size_t i = 0; i < m; ++i) {
+    if (bias != nullptr) {
+      std::memcpy(c + i * ldc, bias, n * sizeof(float));
+    } else {
+      std::fill(c + i * ldc, c + i * ldc + n, 0.0f);
+    }
+  }
+  // Rows of quantised A per chunk; a row longer than the stack buffer
+  // (k > 8,192) goes to the heap.
+  HWY_ALIGN AType stack[kChunkBytes / sizeof(AType)];
+  std::vector<AType> heap;
+  AType* qa = stack;
+  size_t chunk = kChunkBytes / sizeof(AType) / std::max<size_t>(depth, 1);
+  if (chunk == 0) {
+    heap.resize(depth);
+    qa = heap.data();
+    chunk = 1;
+  }
+  chunk = std::min({chunk, m, kChunkRows});
+  float scales[kChunkRows];
+  for (size_t i0 = 0; i0 < m; i0 += chunk) {
+    const size_t rows = std::min(chunk, m - i0);
+    for (size_t r = 0; r < rows; ++r) {
+      scales[r] = QuantizeRow(a + (i0 + r) * lda, k, depth, qa + r * depth);
+    }
+    for (size_t g0 = 0; g0 < groups; g0 += kDepthGroups) {
+      const size_t gs = std::min(kDepthGroups, groups - g0);
+      for (size_t p = 0; p < panels; ++p) {
+        const int8_t* panel = b + (p * groups + g0) * width * kGroup;
+        const size_t cols = std::min(width, n - p * width);
+        const float* bs = b_scales + p * width;
+        const int32_t* ss = g0 == 0 ? sums + p * width : nullptr;
+        for (size_t r = 0; r < rows; r += kRowsPerTile) {
+          const AType* at = qa + r * depth + g0 * kGroup;
+          float* ct = c + (i0 + r) * ldc + p * width;
+          switch (std::min(kRowsPerTile, rows - r)) {
+            case 1:
+              Tile<1>(at, depth, panel, gs, scales + r, bs, ss, ct, ldc, cols);
+              break;
+            case 2:
+              Tile<2>(at, depth, panel, gs, scales + r, bs, ss, ct, ldc, cols);
+              break;
+            case 3:
+              Tile<3>(at, depth, panel, gs, scales + r, bs, ss, ct, ldc, cols);
+              break;
+            case 4:
+              Tile<4>(at, depth, panel, gs, scales + r, bs, ss, ct, ldc, cols);
+              break;
+            case 5:
+              Tile<5>(at, depth, panel, gs, scales + r, bs, ss, ct, ldc, cols);
+              break;
+            default:
+              Tile<kRowsPerTile>(at, depth, panel, gs, scales + r, bs, ss, ct,
+                                 ldc, cols);
+              break;
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace heed::ops
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace heed::ops {
+
+HWY_EXPORT(PanelRows);
+HWY_EXPORT(GroupSize);
+HWY_EXPORT(MatMulInt8Packed);
+
+void QuantizeRows(const float* x, size_t rows, size_t cols, int8_t* q,
+                  float* scales) {
+  for (size_t r = 0; r < rows; ++r) {
+    const float* row = x + r * cols;
+    float amax = 0.0f;
+    for (size_t j = 0; j < cols; ++j) amax = std::max(amax, std::abs(row[j]));
+    scales[r] = amax / 127.0f;
+    for (size_t j = 0; j < cols; ++j) {
+      q[r * cols + j] =
+          amax > 0.0f ? static_cast<int8_t>(std::lround(row[j] * 127.0f / amax))
+                      : 0;
+    }
+  }
+}
+
+PackedInt8Matrix PackInt8(const int8_t* b, const float* scales, size_t n,
+                          size_t k, size_t ldb) {
+  PackedInt8Matrix p;
+  p.rows = n;
+  p.cols = k;
+  p.panel = HWY_DYNAMIC_DISPATCH(PanelRows)();
+  p.group = HWY_DYNAMIC_DISPATCH(GroupSize)();
+  p.depth = (k + p.group - 1) / p.group * p.group;
+  const size_t panels = (n + p.panel - 1) / p.panel;
+  const size_t groups = p.depth / p.group;
+  p.data = hwy::AllocateAligned<int8_t>(
+      std::max<size_t>(1, panels * p.depth * p.panel));
+  p.scales.assign(panels * p.panel, 0.0f);
+  p.sums.assign(panels * p.panel, 0);
+  int8_t* out = p.data.get();
+  for (size_t pi = 0; pi < panels; ++pi) {
+    for (size_t g = 0; g < groups; ++g) {
+      for (size_t j = 0; j < p.panel; ++j) {
+        const size_t row = pi * p.panel + j;
+        for (size_t e = 0; e < p.group; ++e) {
+          const size_t kk = g * p.group + e;
+          *out++ = row < n && kk < k ? b[row * ldb + kk] : int8_t{0};
+        }
+      }
+    }
+  }
+  for (size_t j = 0; j < n; ++j) {
+    p.scales[j] = scales[j];
+    for (size_t kk = 0; kk < k; ++kk) p.sums[j] += b[j * ldb + kk];
+  }
+  return p;
+}
+
+void MatMulInt8(const float* a, size_t m, size_t lda, const PackedInt8Matrix& b,
+                const float* bias, float* c, size_t ldc) {
+  if (b.panel != HWY_DYNAMIC_DISPATCH(PanelRows)() ||
+      b.group != HWY_DYNAMIC_DISPATCH(GroupSize)()) {
+    throw std::invalid_argument(
+        "MatMulInt8: matrix was packed with panel " + std::to_string(b.panel) +
+        " and group " + std::to_string(b.group) + " for another SIMD target");
+  }
+  if (m == 0 || b.rows == 0) return;
+  HWY_DYNAMIC_DISPATCH(MatMulInt8Packed)
+  (a, m, lda, b.data.get(), b.scales.data(), b.sums.data(), b.rows, b.cols,
+   b.depth, bias, c, ldc);
+}
+
+}  // namespace heed::ops
+#endif  // HWY_ONCE
