@@ -112,7 +112,7 @@ TEST_CASE("header entries that lie about offsets, shapes and dtypes") {
          t["dtype"] = "I8";
          t["data_offsets"][1] = t["data_offsets"][0].get<size_t>() + 64;
        },
-       "reads F32 and F16"},
+       "reads F32, F16 and (matrices) I8"},
       {"negative shape",
        [](nlohmann::json& h) {
          h["encoder.layers.0.fc1.bias"]["shape"][0] = -64;

@@ -103,7 +103,7 @@ void Int8Case(size_t m, size_t n, size_t k, size_t off, bool bias,
 TEST_CASE("int8 matmul matches a scalar reference for any shape") {
   std::mt19937 rng(12);
   test::ForEachTarget([&](const char* target) {
-    INFO("target ", target);
+    INFO("target ", std::string(target));
     for (size_t m : {0u, 1u, 2u, 5u, 6u, 7u, 13u}) {
       for (size_t n = 0; n <= 2 * 2 * 16 + 1; n += (n < 8 ? 1 : 7)) {
         for (size_t k : {0u, 1u, 3u, 4u, 17u}) {

@@ -4,6 +4,7 @@
 //                  [--length-penalty A] [--max-batch N]
 //                  [--attention-json FILE]      lines on stdin -> stdout
 //   heed info --model FILE                      config and tensor table
+//   heed quantize --model FILE --out FILE       int8 copy of a model
 //
 // Exit status: 0 success, 1 a failure (model, input), 2 a usage error.
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/quantize.h"
 #include "core/translator.h"
 
 namespace {
@@ -27,7 +29,9 @@ constexpr const char* kUsage =
     "      Translates each line of stdin to a line of stdout. With --nbest N\n"
     "      > 1 it writes N lines per input: INDEX ||| TEXT ||| SCORE.\n"
     "  heed info --model FILE\n"
-    "      Prints the model's config, languages and tensors.\n";
+    "      Prints the model's config, languages and tensors.\n"
+    "  heed quantize --model FILE --out FILE\n"
+    "      Writes a copy whose weight matrices are int8 with per-row scales.\n";
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -36,8 +40,8 @@ struct UsageError : std::runtime_error {
 // --name value pairs after the command.
 std::map<std::string, std::string> ParseFlags(int argc, char** argv) {
   static const char* kKnown[] = {
-      "--model",          "--to",        "--beam",          "--nbest",
-      "--length-penalty", "--max-batch", "--attention-json"};
+      "--model",          "--to",        "--beam",           "--nbest",
+      "--length-penalty", "--max-batch", "--attention-json", "--out"};
   std::map<std::string, std::string> flags;
   for (int i = 2; i < argc; ++i) {
     const std::string name = argv[i];
@@ -209,6 +213,24 @@ int Info(const std::map<std::string, std::string>& flags) {
   return 0;
 }
 
+int Quantize(const std::map<std::string, std::string>& flags) {
+  if (flags.count("--out") == 0) throw UsageError("--out is required");
+  // Loading first checks that the input is a complete, valid model.
+  const heed::Translator translator =
+      heed::Translator::FromFile(flags.at("--model"));
+  const std::vector<uint8_t> bytes =
+      heed::QuantizeModel(translator.model().file());
+  heed::Translator::FromBytes(bytes);  // the result loads
+  const std::string& path = flags.at("--out");
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) throw std::runtime_error("cannot write '" + path + "'");
+  std::cout << "wrote " << path << " (" << bytes.size() << " bytes)\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -224,6 +246,7 @@ int main(int argc, char** argv) {
     if (flags.count("--model") == 0) throw UsageError("--model is required");
     if (command == "translate") return Translate(flags);
     if (command == "info") return Info(flags);
+    if (command == "quantize") return Quantize(flags);
     throw UsageError("unknown command '" + command + "'");
   } catch (const UsageError& e) {
     std::cerr << "heed: " << e.what() << "\n" << kUsage;

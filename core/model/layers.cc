@@ -6,7 +6,11 @@
 namespace heed {
 
 void Linear::Apply(const float* x, size_t rows, float* y) const {
-  ops::MatMul(x, rows, in, weight, bias, y, out);
+  if (int8) {
+    ops::MatMulInt8(x, rows, in, weight8, bias, y, out);
+  } else {
+    ops::MatMul(x, rows, in, weight, bias, y, out);
+  }
 }
 
 void Norm::Apply(float* x, size_t rows, size_t d, float eps) const {

@@ -7,15 +7,18 @@
 
 #include "core/model/config.h"
 #include "core/ops/matmul.h"
+#include "core/ops/quant.h"
 
 namespace heed {
 
 // y = x·Wᵀ + b, with W in the PyTorch layout (out, in).
 struct Linear {
-  size_t in = 0;                // input features
-  size_t out = 0;               // output features
-  ops::PackedMatrix weight;     // (out, in), packed for ops::MatMul
-  const float* bias = nullptr;  // (out) or nullptr
+  size_t in = 0;                  // input features
+  size_t out = 0;                 // output features
+  bool int8 = false;              // which of the two weights is used
+  ops::PackedMatrix weight;       // (out, in), packed for ops::MatMul
+  ops::PackedInt8Matrix weight8;  // (out, in) int8 with row scales
+  const float* bias = nullptr;    // (out) or nullptr
 
   // y [rows, out] = x [rows, in] · Wᵀ + b.
   void Apply(const float* x, size_t rows, float* y) const;

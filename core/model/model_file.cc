@@ -52,6 +52,53 @@ size_t DTypeSize(DType t) {
   return 1;
 }
 
+namespace {
+
+// IEEE half to single precision, including subnormals, inf and NaN.
+float HalfToFloat(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  uint32_t exp = (h >> 10) & 0x1Fu;
+  uint32_t mant = h & 0x3FFu;
+  uint32_t bits;
+  if (exp == 0x1F) {
+    bits = sign | 0x7F800000u | (mant << 13);
+  } else if (exp != 0) {
+    bits = sign | ((exp + 112) << 23) | (mant << 13);
+  } else if (mant == 0) {
+    bits = sign;
+  } else {  // subnormal: normalise
+    exp = 113;
+    while ((mant & 0x400u) == 0) {
+      mant <<= 1;
+      --exp;
+    }
+    bits = sign | (exp << 23) | ((mant & 0x3FFu) << 13);
+  }
+  float f;
+  std::memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+
+}  // namespace
+
+bool DecodeFloats(const ModelFile& file, const TensorInfo& t, float* out) {
+  const uint8_t* data = file.data(t);
+  const size_t n = t.elements();
+  if (t.dtype == DType::kF32) {
+    std::memcpy(out, data, n * sizeof(float));
+    return true;
+  }
+  if (t.dtype == DType::kF16) {
+    for (size_t i = 0; i < n; ++i) {
+      uint16_t h;
+      std::memcpy(&h, data + 2 * i, 2);
+      out[i] = HalfToFloat(h);
+    }
+    return true;
+  }
+  return false;
+}
+
 size_t TensorInfo::elements() const {
   size_t n = 1;
   for (size_t s : shape) n *= s;

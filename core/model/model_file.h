@@ -34,6 +34,12 @@ struct TensorInfo {
   size_t elements() const;  // product of shape (1 for a scalar)
 };
 
+class ModelFile;
+
+// out [t.elements()] = the values of an F32 or F16 tensor (false for any
+// other dtype, out untouched).
+bool DecodeFloats(const ModelFile& file, const TensorInfo& t, float* out);
+
 class ModelFile {
  public:
   // Maps the file read-only (zero-copy). Throws heed::Error.

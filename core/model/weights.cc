@@ -1,5 +1,6 @@
 #include "core/model/weights.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -8,31 +9,6 @@
 
 namespace heed {
 namespace {
-
-// IEEE half to single precision, including subnormals, inf and NaN.
-float HalfToFloat(uint16_t h) {
-  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-  uint32_t exp = (h >> 10) & 0x1Fu;
-  uint32_t mant = h & 0x3FFu;
-  uint32_t bits;
-  if (exp == 0x1F) {
-    bits = sign | 0x7F800000u | (mant << 13);
-  } else if (exp != 0) {
-    bits = sign | ((exp + 112) << 23) | (mant << 13);
-  } else if (mant == 0) {
-    bits = sign;
-  } else {  // subnormal: normalise
-    exp = 113;
-    while ((mant & 0x400u) == 0) {
-      mant <<= 1;
-      --exp;
-    }
-    bits = sign | (exp << 23) | ((mant & 0x3FFu) << 13);
-  }
-  float f;
-  std::memcpy(&f, &bits, sizeof(f));
-  return f;
-}
 
 std::string ShapeString(const std::vector<size_t>& shape) {
   std::string s = "[";
@@ -46,38 +22,79 @@ class Reader {
  public:
   Reader(const ModelFile& file, Weights* w) : file_(file), w_(w) {}
 
-  // The F32 values of tensor `name`, which must have `shape`.
-  const float* Floats(const std::string& name,
-                      const std::vector<size_t>& shape) {
+  std::string Where() const { return "model file '" + file_.source() + "': "; }
+
+  // Tensor `name`, which must exist and have `shape`.
+  const TensorInfo& Tensor(const std::string& name,
+                           const std::vector<size_t>& shape) const {
     const TensorInfo* t = file_.Find(name);
-    const std::string where = "model file '" + file_.source() + "': ";
-    if (t == nullptr) throw Error(where + "missing tensor '" + name + "'");
+    if (t == nullptr) throw Error(Where() + "missing tensor '" + name + "'");
     if (t->shape != shape) {
-      throw Error(where + "tensor '" + name + "' has shape " +
+      throw Error(Where() + "tensor '" + name + "' has shape " +
                   ShapeString(t->shape) + ", expected " + ShapeString(shape));
     }
-    const uint8_t* data = file_.data(*t);
-    const size_t n = t->elements();
+    return *t;
+  }
+
+  // The F32 values of tensor `name`, which must have `shape`: read in place
+  // when the file holds aligned F32, else converted (F16, or I8 with its
+  // row scales).
+  const float* Floats(const std::string& name,
+                      const std::vector<size_t>& shape) {
+    const TensorInfo& t = Tensor(name, shape);
+    const uint8_t* data = file_.data(t);
+    const size_t n = t.elements();
     w_->parameters += n;
-    if (t->dtype == DType::kF32) {
-      if (reinterpret_cast<uintptr_t>(data) % alignof(float) == 0) {
-        return reinterpret_cast<const float*>(data);  // zero-copy
-      }
-      std::vector<float>& out = w_->converted.emplace_back(n);
-      std::memcpy(out.data(), data, n * sizeof(float));
+    if (t.dtype == DType::kF32 &&
+        reinterpret_cast<uintptr_t>(data) % alignof(float) == 0) {
+      return reinterpret_cast<const float*>(data);  // zero-copy
+    }
+    std::vector<float>& out = w_->converted.emplace_back(n);
+    if (DecodeFloats(file_, t, out.data())) return out.data();
+    if (t.dtype == DType::kI8 && shape.size() == 2) {
+      const float* scales = Scales(name, shape[0]);
+      const auto* q = reinterpret_cast<const int8_t*>(data);
+      for (size_t i = 0; i < n; ++i) out[i] = q[i] * scales[i / shape[1]];
       return out.data();
     }
-    if (t->dtype == DType::kF16) {
-      std::vector<float>& out = w_->converted.emplace_back(n);
-      for (size_t i = 0; i < n; ++i) {
-        uint16_t h;
-        std::memcpy(&h, data + 2 * i, 2);
-        out[i] = HalfToFloat(h);
-      }
-      return out.data();
+    throw Error(Where() + "tensor '" + name + "' has dtype " +
+                DTypeName(t.dtype) +
+                "; this engine reads F32, F16 and (matrices) I8");
+  }
+
+  // The row scales of the I8 matrix `name`: tensor `name`_scale, F32 or F16
+  // (rows), finite and not negative.
+  const float* Scales(const std::string& name, size_t rows) {
+    const std::string scale_name = name + "_scale";
+    const TensorInfo& t = Tensor(scale_name, {rows});
+    std::vector<float>& out = w_->converted.emplace_back(rows);
+    if (!DecodeFloats(file_, t, out.data())) {
+      throw Error(Where() + "tensor '" + scale_name + "' has dtype " +
+                  DTypeName(t.dtype) + ", expected F32 or F16");
     }
-    throw Error(where + "tensor '" + name + "' has dtype " +
-                DTypeName(t->dtype) + "; this engine reads F32 and F16");
+    for (size_t r = 0; r < rows; ++r) {
+      if (!(out[r] >= 0.0f) || !std::isfinite(out[r])) {
+        throw Error(Where() + "tensor '" + scale_name + "' row " +
+                    std::to_string(r) + " is " + std::to_string(out[r]) +
+                    ", not a finite scale >= 0");
+      }
+    }
+    return out.data();
+  }
+
+  // A (rows, cols) weight for the matrix multiply: int8 where the file
+  // holds I8, else float.
+  void ReadMatrix(const std::string& name, size_t rows, size_t cols,
+                  Linear* l) {
+    const TensorInfo& t = Tensor(name, {rows, cols});
+    if (t.dtype == DType::kI8) {
+      w_->parameters += t.elements();
+      l->weight8 = ops::PackInt8(reinterpret_cast<const int8_t*>(file_.data(t)),
+                                 Scales(name, rows), rows, cols, cols);
+      l->int8 = true;
+    } else {
+      l->weight = ops::PackMatrix(Floats(name, {rows, cols}), rows, cols, cols);
+    }
   }
 
   Linear ReadLinear(const std::string& prefix, size_t out, size_t in,
@@ -85,8 +102,7 @@ class Reader {
     Linear l;
     l.in = in;
     l.out = out;
-    l.weight =
-        ops::PackMatrix(Floats(prefix + ".weight", {out, in}), out, in, in);
+    ReadMatrix(prefix + ".weight", out, in, &l);
     if (bias) l.bias = Floats(prefix + ".bias", {out});
     return l;
   }
@@ -150,7 +166,17 @@ Weights LoadWeights(const ModelFile& file, const ModelConfig& c) {
   w.output.in = d;
   w.output.out = c.target_vocab;
   if (c.tied_output) {
-    w.output.weight = ops::PackMatrix(w.target_embedding, c.target_vocab, d, d);
+    const std::string embedding = c.shared_embeddings
+                                      ? "encoder.embed_tokens.weight"
+                                      : "decoder.embed_tokens.weight";
+    if (file.Find(embedding)->dtype == DType::kI8) {
+      const size_t counted = w.parameters;  // tied: counted once already
+      r.ReadMatrix(embedding, c.target_vocab, d, &w.output);
+      w.parameters = counted;
+    } else {
+      w.output.weight =
+          ops::PackMatrix(w.target_embedding, c.target_vocab, d, d);
+    }
     if (c.output_bias) {
       w.output.bias = r.Floats("output_projection.bias", {c.target_vocab});
     }
