@@ -2,7 +2,10 @@
 
 #include <chrono>
 #include <cmath>
+#include <exception>
+#include <functional>
 #include <string_view>
+#include <thread>
 
 #include "core/decode/search.h"
 #include "core/model/model_file.h"
@@ -28,6 +31,26 @@ Tokenizer ReadTokenizer(const ModelFile& file, const std::string& name) {
   return Tokenizer::FromSerialized(
       std::string_view(reinterpret_cast<const char*>(file.data(*t)), t->bytes),
       "model file '" + file.source() + "': tensor '" + name + "'");
+}
+
+// Runs fn(0..n-1), each on a thread of its own (the calling thread takes
+// the first), and rethrows the first exception any of them threw.
+void RunParallel(size_t n, const std::function<void(size_t)>& fn) {
+  std::vector<std::exception_ptr> errors(n);
+  auto guarded = [&](size_t i) {
+    try {
+      fn(i);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (size_t i = 1; i < n; ++i) threads.emplace_back(guarded, i);
+  if (n > 0) guarded(0);
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
 }
 
 // One piece of work for the decoder: a sentence, or a chunk of a long one.
@@ -120,6 +143,9 @@ std::vector<Result> Translator::Translate(
   if (options.max_batch < 1 || options.max_batch > 1024) {
     throw Error("max batch must be in [1, 1024]");
   }
+  if (options.threads < 1 || options.threads > 256) {
+    throw Error("threads must be in [1, 256]");
+  }
   RunOptions run;
   run.capture_attention = options.attention;
   const size_t layers[3] = {c.encoder_layers, c.decoder_layers,
@@ -185,60 +211,83 @@ std::vector<Result> Translator::Translate(
     translated[i].resize(segments[i].size());
   }
   double encode_ms = 0, decode_ms = 0;
-  for (size_t first = 0; first < units.size(); first += options.max_batch) {
-    const size_t last = std::min(units.size(), first + options.max_batch);
-    std::vector<std::vector<int>> batch;
-    for (size_t u = first; u < last; ++u) batch.push_back(units[u].ids);
+  // Batches run `threads` at a time, one per thread; their results are then
+  // taken in order, so the output does not depend on the thread count.
+  struct Batch {
+    size_t first = 0, last = 0;
+    EncoderOutput enc;
+    std::vector<NBest> found;
+    double encode_ms = 0, decode_ms = 0;
+  };
+  auto run_batch = [&](Batch& b) {
+    std::vector<std::vector<int>> ids;
+    for (size_t u = b.first; u < b.last; ++u) ids.push_back(units[u].ids);
     const auto e0 = Clock::now();
-    const EncoderOutput enc = model.Encode(batch, run);
+    b.enc = model.Encode(ids, run);
     const auto e1 = Clock::now();
-    const std::vector<NBest> found = Search(model, enc, decoding, run);
-    const auto e2 = Clock::now();
-    encode_ms += Ms(e0, e1);
-    decode_ms += Ms(e1, e2);
-    for (size_t u = first; u < last; ++u) {
-      const Unit& unit = units[u];
-      const NBest& nbest = found[u - first];
-      SentenceResult sr;
-      sr.source = unit.source;
-      sr.source_ids = unit.ids;
-      for (int id : unit.ids)
-        sr.source_pieces.push_back(impl_->source.Piece(id));
-      for (const Hypothesis& h : nbest) {
-        Translation tr;
-        tr.ids = h.tokens;
-        for (int id : h.tokens) tr.pieces.push_back(impl_->target.Piece(id));
-        tr.text = impl_->target.Decode(h.tokens);
-        tr.score = h.score;
-        tr.log_prob = h.log_prob;
-        sr.nbest.push_back(std::move(tr));
-      }
-      sr.best = sr.nbest.at(0);
-      if (options.attention) {
-        const Hypothesis& h = nbest[0];
-        Attention& a = sr.attention;
-        a.encoder_layers = c.encoder_layers;
-        a.decoder_layers = c.decoder_layers;
-        a.heads = c.heads;
-        a.source = unit.ids.size();
-        a.target = h.tokens.size();
-        a.encoder = enc.attention[u - first];
-        a.decoder = h.decoder_attention;
-        a.cross = h.cross_attention;
-        for (const auto& step : h.alternatives) {
-          std::vector<Alternative> alts;
-          alts.reserve(step.size());
-          for (const Candidate& cand : step) {
-            alts.push_back(Alternative{impl_->target.Piece(cand.token),
-                                       std::exp(cand.log_prob)});
-          }
-          sr.alternatives.push_back(std::move(alts));
+    b.found = Search(model, b.enc, decoding, run);
+    b.encode_ms = Ms(e0, e1);
+    b.decode_ms = Ms(e1, Clock::now());
+  };
+  const size_t per_wave = options.max_batch * options.threads;
+  for (size_t wave = 0; wave < units.size(); wave += per_wave) {
+    std::vector<Batch> batches;
+    for (size_t f = wave; f < std::min(units.size(), wave + per_wave);
+         f += options.max_batch) {
+      batches.push_back({f, std::min(units.size(), f + options.max_batch)});
+    }
+    RunParallel(batches.size(), [&](size_t i) { run_batch(batches[i]); });
+    for (const Batch& b : batches) {
+      encode_ms += b.encode_ms;
+      decode_ms += b.decode_ms;
+    }
+    for (const Batch& b : batches) {
+      const EncoderOutput& enc = b.enc;
+      const size_t first = b.first;
+      for (size_t u = b.first; u < b.last; ++u) {
+        const Unit& unit = units[u];
+        const NBest& nbest = b.found[u - first];
+        SentenceResult sr;
+        sr.source = unit.source;
+        sr.source_ids = unit.ids;
+        for (int id : unit.ids)
+          sr.source_pieces.push_back(impl_->source.Piece(id));
+        for (const Hypothesis& h : nbest) {
+          Translation tr;
+          tr.ids = h.tokens;
+          for (int id : h.tokens) tr.pieces.push_back(impl_->target.Piece(id));
+          tr.text = impl_->target.Decode(h.tokens);
+          tr.score = h.score;
+          tr.log_prob = h.log_prob;
+          sr.nbest.push_back(std::move(tr));
         }
+        sr.best = sr.nbest.at(0);
+        if (options.attention) {
+          const Hypothesis& h = nbest[0];
+          Attention& a = sr.attention;
+          a.encoder_layers = c.encoder_layers;
+          a.decoder_layers = c.decoder_layers;
+          a.heads = c.heads;
+          a.source = unit.ids.size();
+          a.target = h.tokens.size();
+          a.encoder = enc.attention[u - first];
+          a.decoder = h.decoder_attention;
+          a.cross = h.cross_attention;
+          for (const auto& step : h.alternatives) {
+            std::vector<Alternative> alts;
+            alts.reserve(step.size());
+            for (const Candidate& cand : step) {
+              alts.push_back(Alternative{impl_->target.Piece(cand.token),
+                                         std::exp(cand.log_prob)});
+            }
+            sr.alternatives.push_back(std::move(alts));
+          }
+        }
+        Result& r = results[unit.text];
+        r.target_tokens += sr.best.ids.size();
+        translated[unit.text][unit.segment].push_back(sr.best.text);
+        r.sentences.push_back(std::move(sr));
       }
-      Result& r = results[unit.text];
-      r.target_tokens += sr.best.ids.size();
-      translated[unit.text][unit.segment].push_back(sr.best.text);
-      r.sentences.push_back(std::move(sr));
     }
   }
 

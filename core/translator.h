@@ -46,6 +46,8 @@ struct TranslateOptions {
   size_t max_sentence_tokens = 256;   // longer sentences are translated in
                                       // pieces of at most this many tokens
   size_t max_batch = 32;              // sentences decoded together
+  size_t threads = 1;  // batches decoded at once, one per thread (native
+                       // builds; the result does not depend on it)
 };
 
 // All attention of one sentence. S = source tokens (with tag and EOS),

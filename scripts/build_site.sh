@@ -10,5 +10,5 @@ rm -rf "$site"
 mkdir -p "$site/lib" "$site/models"
 cp -r web/. "$site/"
 cp build/wasm/dist/*.js build/wasm/dist/*.wasm "$site/lib/"
-cp models/heed-en-de.heed "$site/models/"
+cp models/heed-en-de-int8.heed "$site/models/"
 du -sb "$site" | awk '{printf "site: %s bytes in build/site\n", $1}'

@@ -57,6 +57,39 @@ TEST_CASE("a batch of texts equals the texts one by one") {
   }
 }
 
+TEST_CASE("batches on several threads give the one-thread result") {
+  std::vector<std::string> texts;
+  for (int i = 0; i < 9; ++i) {
+    texts.push_back("A dog runs. Two men play " + std::to_string(i) + ".");
+  }
+  TranslateOptions o = To("de");
+  o.max_batch = 2;
+  o.attention = true;
+  const auto one = Tiny().Translate(texts, o);
+  for (size_t threads : {2u, 3u, 8u}) {
+    o.threads = threads;
+    const auto many = Tiny().Translate(texts, o);
+    REQUIRE(many.size() == one.size());
+    for (size_t i = 0; i < texts.size(); ++i) {
+      CHECK(many[i].text == one[i].text);
+      REQUIRE(many[i].sentences.size() == one[i].sentences.size());
+      for (size_t s = 0; s < one[i].sentences.size(); ++s) {
+        CHECK(many[i].sentences[s].best.score ==
+              one[i].sentences[s].best.score);
+        CHECK(many[i].sentences[s].attention.cross ==
+              one[i].sentences[s].attention.cross);
+      }
+    }
+  }
+  o.threads = 0;
+  CHECK_THROWS_WITH_AS(Tiny().Translate("x", o), doctest::Contains("threads"),
+                       Error);
+  // Bad options are refused before any thread starts.
+  o.threads = 2;
+  o.masked_heads = {HeadRef{AttentionKind::kCross, 9, 0}};
+  CHECK_THROWS_AS(Tiny().Translate(texts, o), Error);
+}
+
 TEST_CASE("invalid UTF-8 is an error that names the text and byte") {
   CHECK_THROWS_WITH_AS(
       Tiny().Translate(std::vector<std::string>{"ok", "bad \xFF"}, To("de")),

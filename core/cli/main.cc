@@ -1,7 +1,7 @@
 // The heed command line.
 //
 //   heed translate --model FILE [--to LANG] [--beam N] [--nbest N]
-//                  [--length-penalty A] [--max-batch N]
+//                  [--length-penalty A] [--max-batch N] [--threads N]
 //                  [--attention-json FILE]      lines on stdin -> stdout
 //   heed info --model FILE                      config and tensor table
 //   heed quantize --model FILE --out FILE       int8 copy of a model
@@ -24,10 +24,11 @@ namespace {
 constexpr const char* kUsage =
     "usage:\n"
     "  heed translate --model FILE [--to LANG] [--beam N] [--nbest N]\n"
-    "                 [--length-penalty A] [--max-batch N]\n"
+    "                 [--length-penalty A] [--max-batch N] [--threads N]\n"
     "                 [--attention-json FILE]\n"
     "      Translates each line of stdin to a line of stdout. With --nbest N\n"
     "      > 1 it writes N lines per input: INDEX ||| TEXT ||| SCORE.\n"
+    "      --threads N decodes N batches at once, one per thread.\n"
     "  heed info --model FILE\n"
     "      Prints the model's config, languages and tensors.\n"
     "  heed quantize --model FILE --out FILE\n"
@@ -41,7 +42,8 @@ struct UsageError : std::runtime_error {
 std::map<std::string, std::string> ParseFlags(int argc, char** argv) {
   static const char* kKnown[] = {
       "--model",          "--to",        "--beam",           "--nbest",
-      "--length-penalty", "--max-batch", "--attention-json", "--out"};
+      "--length-penalty", "--max-batch", "--attention-json", "--out",
+      "--threads"};
   std::map<std::string, std::string> flags;
   for (int i = 2; i < argc; ++i) {
     const std::string name = argv[i];
@@ -126,6 +128,9 @@ int Translate(const std::map<std::string, std::string>& flags) {
   if (!get("--length-penalty").empty()) {
     options.length_penalty =
         ToFloat("--length-penalty", get("--length-penalty"));
+  }
+  if (!get("--threads").empty()) {
+    options.threads = ToSize("--threads", get("--threads"));
   }
   if (!get("--max-batch").empty()) {
     options.max_batch = ToSize("--max-batch", get("--max-batch"));

@@ -11,7 +11,7 @@ import { chromium } from "playwright-core";
 
 const root = new URL("../../", import.meta.url).pathname;
 const shots = join(root, "build/screenshots");
-const model = join(root, "models/heed-en-de.heed");
+const model = join(root, "models/heed-en-de-int8.heed");  // what the page loads
 
 let server, browser, page, address;
 const requests = [], foreign = [], errors = [], dialogs = [];
@@ -84,9 +84,9 @@ test("the page loads with a completed progress bar and translates both direction
   await page.waitForFunction(() => document.getElementById("target").dataset.done, null, { timeout: 60000 });
   const firstMs = Date.now() - start;
   assert.equal(await page.$eval("#load-progress", (p) => p.value), 1);
-  assert.match(await page.textContent("#load-status"), /Loading the model: 15\.9 MB of 15\.9 MB/);
+  assert.match(await page.textContent("#load-status"), /Loading the model: ([\d.]+ MB) of \1$/);
   assert.ok(await page.$eval("#loading", (e) => getComputedStyle(e).display === "none"));
-  assert.match(await page.textContent("#model-info"), /7\.6 M parameters, 15\.9 MB/);
+  assert.match(await page.textContent("#model-info"), /7\.6 M parameters, 8\.5 MB/);
   console.log(`# cold load to first translation: ${firstMs} ms`);
   assert.ok(requests.some((u) => u.endsWith("worker.js")), "the engine runs in a Web Worker");
 
