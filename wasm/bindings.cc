@@ -46,6 +46,7 @@ heed::TranslateOptions ReadOptions(const val& o) {
   if (has("lengthPenalty"))
     options.length_penalty = o["lengthPenalty"].as<float>();
   if (has("attention")) options.attention = o["attention"].as<bool>();
+  if (has("maxBatch")) options.max_batch = o["maxBatch"].as<unsigned>();
   if (has("maxSentenceTokens")) {
     options.max_sentence_tokens = o["maxSentenceTokens"].as<unsigned>();
   }

@@ -28,6 +28,8 @@ export interface TranslateOptions {
   /** Heads whose output is zeroed for this request. */
   maskHeads?: HeadRef[];
   maxSentenceTokens?: number;
+  /** Sentences decoded together (default 32). */
+  maxBatch?: number;
   /** Cancels the request if it has not started yet (AbortError). */
   signal?: AbortSignal;
 }
