@@ -45,13 +45,14 @@ SYSTEMS = {
     "heed wasm int8": ("heed-wasm", {"model": INT8}),
     "pytorch": ("torch", {"threads": 2}),
     "ort native": ("ort", {"backend": "node", "threads": 2}),
+    "ort native 1t": ("ort", {"backend": "node", "threads": 1}),
     "ort web 1t": ("ort", {"backend": "web", "threads": 1}),
     "ort web 2t": ("ort", {"backend": "web", "threads": 2}),
 }
 # heed's ratio to each peer: (heed system, peer)
 RATIOS = [("heed int8", "pytorch"), ("heed int8", "ort native"),
-          ("heed f32", "ort native"), ("heed wasm int8", "ort web 1t"),
-          ("heed wasm int8", "ort web 2t")]
+          ("heed int8", "ort native 1t"), ("heed f32", "ort native"),
+          ("heed wasm int8", "ort web 1t"), ("heed wasm int8", "ort web 2t")]
 
 
 def run_json(cmd, job, name):
@@ -71,6 +72,8 @@ def main():
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--systems", default=",".join(SYSTEMS))
     p.add_argument("--workloads", default=",".join(w[0] for w in WORKLOADS))
+    p.add_argument("--merge", action="store_true",
+                   help="keep the other systems' rows of the last results.json")
     args = p.parse_args()
     os.makedirs(OUT, exist_ok=True)
     systems = [s.strip() for s in args.systems.split(",")]
@@ -150,7 +153,17 @@ def main():
                       f"{row['tokens_per_second']:.0f} tok/s, BLEU "
                       f"{row['bleu']:.2f} ({time.time() - t0:.0f} s)",
                       flush=True)
-    with open(os.path.join(OUT, "results.json"), "w") as f:
+    path = os.path.join(OUT, "results.json")
+    if args.merge and os.path.exists(path):
+        ran = {(r["workload"], r["direction"], r["system"]) for r in results}
+        with open(path) as f:
+            results = [r for r in json.load(f) if (
+                r["workload"], r["direction"], r["system"]) not in ran] + results
+        order = {s: i for i, s in enumerate(SYSTEMS)}
+        results.sort(key=lambda r: (
+            [w[0] for w in WORKLOADS].index(r["workload"]), r["direction"],
+            order[r["system"]]))
+    with open(path, "w") as f:
         json.dump(results, f, indent=1)
     report(results)
 

@@ -46,14 +46,17 @@ __attribute__((target("avx512f"))) double PeakF32() {
   HEED_TWELVE(HEED_DECL)
   __m512 x = _mm512_set1_ps(0.999f), y = _mm512_set1_ps(0.001f);
   asm volatile("" : "+v"(x), "+v"(y));
-  const long iters = 50000000;
-  const auto t0 = std::chrono::steady_clock::now();
-  for (long i = 0; i < iters; ++i) {
-    HEED_TWELVE(HEED_STEP)
+  const long iters = 20000000;
+  double s = 1e30;
+  for (int rep = 0; rep < 5; ++rep) {  // the best of five: clocks vary
+    const auto t0 = std::chrono::steady_clock::now();
+    for (long i = 0; i < iters; ++i) {
+      HEED_TWELVE(HEED_STEP)
+    }
+    s = std::min(
+        s, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+               .count());
   }
-  const double s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-          .count();
   __m512 sum = _mm512_setzero_ps();
   HEED_TWELVE(HEED_SUM)
   volatile float sink = _mm512_reduce_add_ps(sum);
@@ -72,14 +75,17 @@ __attribute__((target("avx512f,avx512vnni"))) double PeakInt8() {
   HEED_TWELVE(HEED_DECL)
   __m512i x = _mm512_set1_epi8(3), y = _mm512_set1_epi8(-2);
   asm volatile("" : "+v"(x), "+v"(y));
-  const long iters = 50000000;
-  const auto t0 = std::chrono::steady_clock::now();
-  for (long i = 0; i < iters; ++i) {
-    HEED_TWELVE(HEED_STEP)
+  const long iters = 20000000;
+  double s = 1e30;
+  for (int rep = 0; rep < 5; ++rep) {  // the best of five: clocks vary
+    const auto t0 = std::chrono::steady_clock::now();
+    for (long i = 0; i < iters; ++i) {
+      HEED_TWELVE(HEED_STEP)
+    }
+    s = std::min(
+        s, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+               .count());
   }
-  const double s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-          .count();
   __m512i sum = _mm512_setzero_si512();
   HEED_TWELVE(HEED_SUM)
   volatile int sink = _mm512_reduce_add_epi32(sum);

@@ -49,15 +49,20 @@ std::vector<NBest> BeamSearch(const Model& model, const EncoderOutput& enc,
   std::vector<float> row_log_prob(B, 0.0f);
   std::vector<int> tokens(B, c.bos_id);
   std::vector<std::vector<Finished>> finished(B);
+  // Buffers reused by every step.
   std::vector<Candidate> top;
   std::vector<Expansion> expansions;
+  std::vector<size_t> parents;
+  std::vector<int> next_tokens, next_nodes;
+  std::vector<float> next_log_probs;
 
   while (state.rows > 0) {
     model.Step(state, tokens.data(), run);
     const size_t length = state.step;  // tokens per hypothesis after this step
-    std::vector<size_t> parents;
-    std::vector<int> next_tokens, next_nodes;
-    std::vector<float> next_log_probs;
+    parents.clear();
+    next_tokens.clear();
+    next_nodes.clear();
+    next_log_probs.clear();
     for (size_t r = 0; r < state.rows;) {
       const size_t b = state.sentence[r];
       size_t end = r;
@@ -105,9 +110,9 @@ std::vector<NBest> BeamSearch(const Model& model, const EncoderOutput& enc,
       r = end;
     }
     model.Reorder(state, parents);
-    tokens = std::move(next_tokens);
-    row_node = std::move(next_nodes);
-    row_log_prob = std::move(next_log_probs);
+    tokens.swap(next_tokens);
+    row_node.swap(next_nodes);
+    row_log_prob.swap(next_log_probs);
   }
 
   for (size_t b = 0; b < B; ++b) {

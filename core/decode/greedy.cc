@@ -26,12 +26,15 @@ std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
   History history(c, run.capture_attention);
   std::vector<int> last(B, -1);  // last node of each row's hypothesis
   std::vector<int> tokens(B, c.bos_id);
+  // Buffers reused by every step: the loop allocates nothing once warm.
   std::vector<Candidate> best;
+  std::vector<size_t> keep;
+  std::vector<int> next, next_last;
   while (state.rows > 0) {
     model.Step(state, tokens.data(), run);
-    std::vector<size_t> keep;
-    std::vector<int> next;
-    std::vector<int> next_last;
+    keep.clear();
+    next.clear();
+    next_last.clear();
     for (size_t r = 0; r < state.rows; ++r) {
       const size_t b = state.sentence[r];
       TopK(&state.log_probs[r * c.target_vocab], c.target_vocab, 1, c.pad_id,
@@ -52,8 +55,8 @@ std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
       }
     }
     if (keep.size() != state.rows) model.Reorder(state, keep);
-    tokens = std::move(next);
-    last = std::move(next_last);
+    tokens.swap(next);
+    last.swap(next_last);
   }
   return results;
 }

@@ -135,17 +135,44 @@ void Model::Reorder(DecoderState& s, const std::vector<size_t>& parents) const {
   const size_t R0 = s.max_rows;
   if (parents.size() > R0) throw std::logic_error("reorder: too many rows");
   const size_t used = s.step * d;  // floats per row that hold positions
-  for (size_t l = 0; l < L; ++l) {
-    for (size_t i = 0; i < parents.size(); ++i) {
-      if (parents[i] >= s.rows) throw std::logic_error("reorder: no such row");
-      const size_t from = (l * R0 + parents[i]) * T * d;
-      const size_t to = (l * R0 + i) * T * d;
-      std::memcpy(&s.spare_k[to], &s.self_k[from], used * sizeof(float));
-      std::memcpy(&s.spare_v[to], &s.self_v[from], used * sizeof(float));
-    }
+  size_t moved = 0;
+  for (size_t i = 0; i < parents.size(); ++i) {
+    if (parents[i] >= s.rows) throw std::logic_error("reorder: no such row");
+    moved += parents[i] != i;
   }
-  s.self_k.swap(s.spare_k);
-  s.self_v.swap(s.spare_v);
+  auto copy = [&](Buffer& to_k, Buffer& to_v, size_t to, const Buffer& from_k,
+                  const Buffer& from_v, size_t from) {
+    std::memcpy(&to_k[to], &from_k[from], used * sizeof(float));
+    std::memcpy(&to_v[to], &from_v[from], used * sizeof(float));
+  };
+  const auto at = [&](size_t l, size_t row) { return (l * R0 + row) * T * d; };
+  if (2 * moved <= parents.size()) {
+    // Most rows keep their own cache (beams that stay in place): move only
+    // the others, staged through the spare buffers because a row may be
+    // another's parent.
+    for (size_t l = 0; l < L; ++l) {
+      for (size_t i = 0; i < parents.size(); ++i) {
+        if (parents[i] != i) {
+          copy(s.spare_k, s.spare_v, at(l, i), s.self_k, s.self_v,
+               at(l, parents[i]));
+        }
+      }
+      for (size_t i = 0; i < parents.size(); ++i) {
+        if (parents[i] != i) {
+          copy(s.self_k, s.self_v, at(l, i), s.spare_k, s.spare_v, at(l, i));
+        }
+      }
+    }
+  } else {
+    for (size_t l = 0; l < L; ++l) {
+      for (size_t i = 0; i < parents.size(); ++i) {
+        copy(s.spare_k, s.spare_v, at(l, i), s.self_k, s.self_v,
+             at(l, parents[i]));
+      }
+    }
+    s.self_k.swap(s.spare_k);
+    s.self_v.swap(s.spare_v);
+  }
   std::vector<size_t> sentence(parents.size());
   for (size_t i = 0; i < parents.size(); ++i)
     sentence[i] = s.sentence[parents[i]];

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/model/buffer.h"
 #include "core/model/config.h"
 #include "core/model/model_file.h"
 #include "core/model/run_options.h"
@@ -36,14 +37,16 @@ struct DecoderState {
   bool capture = false;                   // keep this step's probabilities
   std::vector<size_t> sentence;           // (R): source sentence of each row
   size_t max_rows = 0;                    // R0: rows the buffers hold
-  std::vector<float> self_k;  // (decoder_layers, R0, T, d): cached keys
-  std::vector<float> self_v;  // (decoder_layers, R0, T, d): cached values
-  std::vector<float> spare_k, spare_v;  // reorder buffers, same shape
-  std::vector<float> log_probs;         // (R, target_vocab) of the last step
+  // Buffers hold unspecified values until written: only positions fed so
+  // far (and rows in use) are valid.
+  Buffer self_k;            // (decoder_layers, R0, T, d): cached keys
+  Buffer self_v;            // (decoder_layers, R0, T, d): cached values
+  Buffer spare_k, spare_v;  // reorder buffers, same shape
+  Buffer log_probs;         // (R, target_vocab) of the last step
   // Probabilities of the last step when captured:
-  std::vector<float> self_probs;   // (R, decoder_layers, heads, T), of which
-                                   // the first `step` of each T are valid
-  std::vector<float> cross_probs;  // (R, decoder_layers, heads, S)
+  Buffer self_probs;   // (R, decoder_layers, heads, T), of which the first
+                       // `step` of each T are valid
+  Buffer cross_probs;  // (R, decoder_layers, heads, S), the first len_b valid
   // Scratch for one step, sized once.
   std::vector<float> x, q, k, v, ctx, tmp, out, hidden, scores;
 };
