@@ -168,7 +168,23 @@ def main():
     report(results)
 
 
+def compact(results):
+    """Tokens/s, one row per workload and direction, one column per system
+    (BLEU in brackets)."""
+    systems = [s for s in SYSTEMS if any(r["system"] == s for r in results)]
+    print("\n| workload | direction | " + " | ".join(systems) + " |")
+    print("| --- | --- |" + " ---: |" * len(systems))
+    rows = {}
+    for r in results:
+        rows.setdefault((r["workload"], r["direction"]), {})[r["system"]] = r
+    for (w, d), by in rows.items():
+        cells = [f"{by[s]['tokens_per_second']:.0f} ({by[s]['bleu']:.1f})"
+                 if s in by else "" for s in systems]
+        print(f"| {w} | {d} | " + " | ".join(cells) + " |")
+
+
 def report(results):
+    compact(results)
     print("\n| workload | direction | system | tokens/s | latency ms (median / p90) "
           "| load s | peak RSS MB | BLEU |")
     print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |")
@@ -194,4 +210,8 @@ def report(results):
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--report"]:  # the tables of the last run
+        with open(os.path.join(OUT, "results.json")) as f:
+            report(json.load(f))
+    else:
+        main()
