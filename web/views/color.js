@@ -1,3 +1,5 @@
+import { prepare } from "./canvas.js";
+
 // Colour scales. Viridis (perceptually uniform, readable in greyscale and
 // by most colour-blind readers) for every weight; a categorical palette
 // for heads. Viridis is evaluated from its published polynomial fit.
@@ -48,15 +50,8 @@ export function headColor(h) {
  * label `what` (for example "attention weight").
  */
 export function drawLegend(canvas, lo, hi, what) {
-  const dpr = window.devicePixelRatio || 1;
   const w = 220, h = 34;
-  canvas.width = w * dpr;
-  canvas.height = h * dpr;
-  canvas.style.width = `${w}px`;
-  canvas.style.height = `${h}px`;
-  const g = canvas.getContext("2d");
-  g.scale(dpr, dpr);
-  g.clearRect(0, 0, w, h);
+  const g = prepare(canvas, w, h);
   for (let x = 0; x < w; ++x) {
     g.fillStyle = css(viridisLut(x / (w - 1)));
     g.fillRect(x, 0, 1, 12);

@@ -1,6 +1,7 @@
 // The head view (after bertviz): query tokens on the left, key tokens on
 // the right, one line per head and pair whose opacity is the weight, one
 // colour per head. Hovering a token keeps only its lines.
+import { prepare } from "./canvas.js";
 import { headColor } from "./color.js";
 import { display } from "./attention.js";
 
@@ -13,18 +14,12 @@ const ROW = 22;
  * Returns the layout, whose tokenAt(x, y) maps a mouse position to a token.
  */
 export function drawHeadView(canvas, maps, rows, cols, leftLabels, rightLabels, shown, focus = {}, width = 520) {
-  const dpr = window.devicePixelRatio || 1;
   const g = canvas.getContext("2d");
   g.font = FONT;
   const colW = Math.min(150, 12 + Math.max(0, ...[...leftLabels, ...rightLabels].map((l) => g.measureText(display(l)).width)));
   const w = Math.max(2 * colW + 80, Math.min(width, 2 * colW + 260));
   const h = Math.max(rows, cols) * ROW + 12;
-  canvas.width = Math.round(w * dpr);
-  canvas.height = Math.round(h * dpr);
-  canvas.style.width = `${w}px`;
-  canvas.style.height = `${h}px`;
-  g.setTransform(dpr, 0, 0, dpr, 0, 0);
-  g.clearRect(0, 0, w, h);
+  prepare(canvas, w, h);
   g.font = FONT;
   const xl = colW, xr = w - colW, y = (i) => 6 + (i + 0.5) * ROW;
   g.lineWidth = 2;

@@ -2,6 +2,7 @@
 // keys, colour is the weight (viridis, 0 … the map's largest weight).
 // Cells of a causal mask (the future, which the decoder never sees) are
 // hatched grey, not painted as zero, so the mask itself is visible.
+import { prepare } from "./canvas.js";
 import { css, viridisLut } from "./color.js";
 import { display, max } from "./attention.js";
 
@@ -18,20 +19,14 @@ export function drawHeatmap(canvas, matrix, rows, cols, options = {}) {
   const { rowLabels = [], colLabels = [], causal = false, highlight = {}, width = 640 } = options;
   const scale = options.scale || max(matrix) || 1;
   const lo = options.lo ?? 0;
-  const dpr = window.devicePixelRatio || 1;
   const g = canvas.getContext("2d");
   g.font = FONT;
   const labelW = Math.min(120, 8 + Math.max(0, ...rowLabels.map((l) => g.measureText(display(l)).width)));
   const labelH = Math.min(110, 8 + 0.8 * Math.max(0, ...colLabels.map((l) => g.measureText(display(l)).width)));
   const cell = Math.max(6, Math.min(30, Math.floor((width - labelW - 4) / Math.max(1, cols))));
   const w = labelW + cols * cell + 4, h = labelH + rows * cell + 4;
-  canvas.width = Math.round(w * dpr);
-  canvas.height = Math.round(h * dpr);
-  canvas.style.width = `${w}px`;
-  canvas.style.height = `${h}px`;
-  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  prepare(canvas, w, h);
   g.font = FONT;
-  g.clearRect(0, 0, w, h);
   // Where the cells are, in CSS pixels: for hit-testing from outside.
   canvas.dataset.grid = JSON.stringify({ x: labelW, y: labelH, cell, rows, cols });
   const hatch = hatchPattern(g);
@@ -85,13 +80,7 @@ export function drawHeatmap(canvas, matrix, rows, cols, options = {}) {
 
 /** A small heatmap without labels, for the model view's grid. */
 export function drawThumbnail(canvas, matrix, rows, cols, size, causal = false) {
-  const dpr = window.devicePixelRatio || 1;
-  canvas.width = Math.round(size * dpr);
-  canvas.height = Math.round(size * dpr);
-  canvas.style.width = `${size}px`;
-  canvas.style.height = `${size}px`;
-  const g = canvas.getContext("2d");
-  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  const g = prepare(canvas, size, size);
   const scale = max(matrix) || 1;
   const cw = size / cols, ch = size / rows;
   const hatch = hatchPattern(g);

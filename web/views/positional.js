@@ -1,5 +1,6 @@
 // The sinusoidal positional encoding the model adds to its embeddings, as
 // the engine computes it, and the similarity between positions it creates.
+import { prepare } from "./canvas.js";
 import { css, viridisLut } from "./color.js";
 import { drawHeatmap } from "./heatmap.js";
 
@@ -8,17 +9,10 @@ import { drawHeatmap } from "./heatmap.js";
  * per position, at most `width` CSS pixels wide.
  */
 export function drawEncoding(canvas, pe, labels, width = 640) {
-  const dpr = window.devicePixelRatio || 1;
   const labelW = 90, rowH = Math.max(4, Math.min(18, Math.floor(360 / Math.max(1, pe.positions))));
   const cellW = Math.max(1, Math.floor((width - labelW) / pe.dims));
   const w = labelW + cellW * pe.dims, h = 18 + rowH * pe.positions;
-  canvas.width = Math.round(w * dpr);
-  canvas.height = Math.round(h * dpr);
-  canvas.style.width = `${w}px`;
-  canvas.style.height = `${h}px`;
-  const g = canvas.getContext("2d");
-  g.setTransform(dpr, 0, 0, dpr, 0, 0);
-  g.clearRect(0, 0, w, h);
+  const g = prepare(canvas, w, h);
   for (let p = 0; p < pe.positions; ++p) {
     for (let d = 0; d < pe.dims; ++d) {
       g.fillStyle = css(viridisLut((pe.values[p * pe.dims + d] + 1) / 2));
