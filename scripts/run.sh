@@ -11,5 +11,5 @@ printf 'A dog runs in the park.\n' |
   sed 's/^/native build check: /'
 bash scripts/build_wasm.sh
 bash scripts/build_site.sh
-echo "heed's page, with the model in models/heed-en-de.heed:"
+echo "heed's page (model: models/heed-en-de-int8.heed), open:"
 exec node scripts/serve.mjs --root build/site --port "${PORT:-8080}"
