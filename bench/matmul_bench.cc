@@ -59,7 +59,9 @@ __attribute__((target("avx512f"))) double PeakF32() {
   }
   __m512 sum = _mm512_setzero_ps();
   HEED_TWELVE(HEED_SUM)
-  volatile float sink = _mm512_reduce_add_ps(sum);
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, sum);  // keeps the loop's results alive
+  volatile float sink = lanes[0];
   (void)sink;
   return 12.0 * 16 * 2 * iters / s / 1e9;
 #undef HEED_DECL
@@ -88,7 +90,9 @@ __attribute__((target("avx512f,avx512vnni"))) double PeakInt8() {
   }
   __m512i sum = _mm512_setzero_si512();
   HEED_TWELVE(HEED_SUM)
-  volatile int sink = _mm512_reduce_add_epi32(sum);
+  alignas(64) int lanes[16];
+  _mm512_store_si512(lanes, sum);
+  volatile int sink = lanes[0];
   (void)sink;
   return 12.0 * 64 * 2 * iters / s / 1e9;
 #undef HEED_DECL

@@ -234,7 +234,9 @@ std::vector<Result> Translator::Translate(
     std::vector<Batch> batches;
     for (size_t f = wave; f < std::min(units.size(), wave + per_wave);
          f += options.max_batch) {
-      batches.push_back({f, std::min(units.size(), f + options.max_batch)});
+      Batch& b = batches.emplace_back();
+      b.first = f;
+      b.last = std::min(units.size(), f + options.max_batch);
     }
     RunParallel(batches.size(), [&](size_t i) { run_batch(batches[i]); });
     for (const Batch& b : batches) {

@@ -15,10 +15,8 @@ std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
   const size_t B = enc.batch;
   std::vector<NBest> results(B);
   if (B == 0) return results;
-  std::vector<size_t> limit(B);
-  for (size_t b = 0; b < B; ++b)
-    limit[b] = MaxTargetLength(enc.lengths[b], options);
-  const size_t capacity = *std::max_element(limit.begin(), limit.end());
+  size_t capacity = 0;
+  const std::vector<size_t> limit = TargetLimits(enc, options, &capacity);
 
   std::vector<size_t> rows(B);  // sentence of each row
   std::iota(rows.begin(), rows.end(), 0);

@@ -18,6 +18,17 @@ size_t MaxTargetLength(size_t source_length, const DecodingOptions& options) {
   return std::max<size_t>(1, static_cast<size_t>(limit));
 }
 
+std::vector<size_t> TargetLimits(const EncoderOutput& enc,
+                                 const DecodingOptions& options,
+                                 size_t* capacity) {
+  std::vector<size_t> limit(enc.batch);
+  for (size_t b = 0; b < enc.batch; ++b) {
+    limit[b] = MaxTargetLength(enc.lengths[b], options);
+  }
+  *capacity = limit.empty() ? 0 : *std::max_element(limit.begin(), limit.end());
+  return limit;
+}
+
 std::vector<NBest> Search(const Model& model, const EncoderOutput& enc,
                           const DecodingOptions& options,
                           const RunOptions& run) {

@@ -34,6 +34,12 @@ float LengthPenalty(size_t length, float alpha);
 // Most target tokens for a source of `source_length` tokens.
 size_t MaxTargetLength(size_t source_length, const DecodingOptions& options);
 
+// MaxTargetLength of every sentence of enc (B > 0); *capacity = the largest,
+// the steps a decoder state for the batch must hold.
+std::vector<size_t> TargetLimits(const EncoderOutput& enc,
+                                 const DecodingOptions& options,
+                                 size_t* capacity);
+
 }  // namespace heed
 
 #endif  // HEED_CORE_DECODE_SEARCH_H_

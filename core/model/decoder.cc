@@ -119,13 +119,19 @@ void Model::Step(DecoderState& s, const int* tokens,
                layer.ffn.Apply(h, R, c.activation, s.hidden.data(), y);
              });
   }
-  if (c.pre_norm)
-    weights_.decoder_norm.Apply(s.x.data(), R, d, c.layer_norm_eps);
-  weights_.output.Apply(s.x.data(), R, s.log_probs.data());
-  for (size_t r = 0; r < R; ++r) {
-    ops::LogSoftmax(&s.log_probs[r * c.target_vocab], c.target_vocab);
-  }
+  Project(s.x.data(), R, s.log_probs.data());
   ++s.step;
+}
+
+void Model::Project(float* x, size_t rows, float* log_probs) const {
+  const ModelConfig& c = config_;
+  if (c.pre_norm) {
+    weights_.decoder_norm.Apply(x, rows, c.d_model, c.layer_norm_eps);
+  }
+  weights_.output.Apply(x, rows, log_probs);
+  for (size_t r = 0; r < rows; ++r) {
+    ops::LogSoftmax(log_probs + r * c.target_vocab, c.target_vocab);
+  }
 }
 
 void Model::Reorder(DecoderState& s, const std::vector<size_t>& parents) const {
@@ -245,12 +251,8 @@ std::vector<float> Model::ForcedLogProbs(
                layer.ffn.Apply(h, T, c.activation, hidden.data(), y);
              });
   }
-  if (c.pre_norm) weights_.decoder_norm.Apply(x.data(), T, d, c.layer_norm_eps);
   std::vector<float> log_probs(T * c.target_vocab);
-  weights_.output.Apply(x.data(), T, log_probs.data());
-  for (size_t i = 0; i < T; ++i) {
-    ops::LogSoftmax(&log_probs[i * c.target_vocab], c.target_vocab);
-  }
+  Project(x.data(), T, log_probs.data());
   return log_probs;
 }
 

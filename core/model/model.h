@@ -101,6 +101,11 @@ class Model {
   void Embed(const float* table, int token, size_t pos, float* x,
              float* scratch) const;
 
+  // log_probs [rows, target_vocab] = log-softmax of the output projection of
+  // the decoder's last hidden states x [rows, d] (after the final LayerNorm
+  // of pre-norm models, applied to x in place).
+  void Project(float* x, size_t rows, float* log_probs) const;
+
   ModelFile file_;
   ModelConfig config_;
   Weights weights_;
