@@ -200,8 +200,7 @@ def report(results):
     print("\n| workload | direction | ratio | tokens/s ratio |")
     print("| --- | --- | --- | ---: |")
     index = {(r["workload"], r["direction"], r["system"]): r for r in results}
-    for (w, d, _), _r in sorted({(r["workload"], r["direction"], 0): r
-                                 for r in results}.items()):
+    for w, d in sorted({(r["workload"], r["direction"]) for r in results}):
         for a, b in RATIOS:
             if (w, d, a) in index and (w, d, b) in index:
                 ratio = (index[(w, d, a)]["tokens_per_second"]

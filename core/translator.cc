@@ -242,8 +242,6 @@ std::vector<Result> Translator::Translate(
     for (const Batch& b : batches) {
       encode_ms += b.encode_ms;
       decode_ms += b.decode_ms;
-    }
-    for (const Batch& b : batches) {
       const EncoderOutput& enc = b.enc;
       const size_t first = b.first;
       for (size_t u = b.first; u < b.last; ++u) {

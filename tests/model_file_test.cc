@@ -15,16 +15,6 @@ std::vector<uint8_t> Good() {
   return test::ReadBytes(test::Fixture("tiny_postnorm.heed"));
 }
 
-// The message of the heed::Error that loading `bytes` throws ("" if none).
-std::string LoadError(std::vector<uint8_t> bytes) {
-  try {
-    Translator::FromBytes(std::move(bytes));
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 bool Contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
@@ -44,7 +34,7 @@ TEST_CASE("missing and unreadable files") {
                        doctest::Contains("cannot open"), Error);
   CHECK_THROWS_WITH_AS(Translator::FromFile("/"),
                        doctest::Contains("not a regular file"), Error);
-  CHECK(Contains(LoadError({}), "too short"));
+  CHECK(Contains(test::LoadError({}), "too short"));
 }
 
 TEST_CASE("truncated files") {
@@ -52,8 +42,8 @@ TEST_CASE("truncated files") {
   for (size_t keep : {size_t{1}, size_t{7}, size_t{8}, size_t{100},
                       good.size() / 2, good.size() - 1}) {
     INFO("kept ", keep, " bytes");
-    const std::string msg =
-        LoadError(std::vector<uint8_t>(good.begin(), good.begin() + keep));
+    const std::string msg = test::LoadError(
+        std::vector<uint8_t>(good.begin(), good.begin() + keep));
     CHECK(!msg.empty());
   }
 }
@@ -61,15 +51,15 @@ TEST_CASE("truncated files") {
 TEST_CASE("a header length that lies") {
   std::vector<uint8_t> bytes = Good();
   for (int i = 0; i < 8; ++i) bytes[i] = 0xFF;
-  CHECK(Contains(LoadError(bytes), "header length"));
+  CHECK(Contains(test::LoadError(bytes), "header length"));
   bytes = Good();
   bytes[0] = 1;  // a one-byte header
   for (int i = 1; i < 8; ++i) bytes[i] = 0;
-  CHECK(Contains(LoadError(bytes), "header length"));
+  CHECK(Contains(test::LoadError(bytes), "header length"));
   std::vector<uint8_t> text(200, 'x');
   text[0] = 100;
   for (int i = 1; i < 8; ++i) text[i] = 0;
-  CHECK(Contains(LoadError(text), "not valid JSON"));
+  CHECK(Contains(test::LoadError(text), "not valid JSON"));
 }
 
 TEST_CASE("header entries that lie about offsets, shapes and dtypes") {
@@ -174,7 +164,7 @@ TEST_CASE("header entries that lie about offsets, shapes and dtypes") {
     INFO(c.what);
     test::SplitFile f = test::Split(Good());
     c.edit(f.header);
-    const std::string msg = LoadError(test::Join(f));
+    const std::string msg = test::LoadError(test::Join(f));
     INFO("message: ", msg);
     CHECK(Contains(msg, c.message));
   }
@@ -186,7 +176,7 @@ TEST_CASE("a tokenizer tensor that is not a SentencePiece model") {
   for (size_t i = o[0].get<size_t>(); i < o[1].get<size_t>(); ++i) {
     f.data[i] = static_cast<uint8_t>(i * 131);
   }
-  CHECK(Contains(LoadError(test::Join(f)), "not a SentencePiece model"));
+  CHECK(Contains(test::LoadError(test::Join(f)), "not a SentencePiece model"));
 }
 
 TEST_CASE("random bytes never crash the loader") {

@@ -27,15 +27,6 @@ std::vector<uint8_t> Quantized(const std::string& fixture) {
       ModelFile::FromBytes(test::ReadBytes(test::Fixture(fixture))));
 }
 
-std::string LoadError(std::vector<uint8_t> bytes) {
-  try {
-    Translator::FromBytes(std::move(bytes));
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST_CASE(
     "an int8 copy has I8 matrices with row scales and the rest as it was") {
   const auto bytes = test::ReadBytes(test::Fixture("tiny_prenorm.heed"));
@@ -127,10 +118,10 @@ std::vector<uint8_t> Edited(void (*edit)(test::SplitFile&)) {
 
 TEST_CASE("bad int8 files give clear errors") {
   const std::string scale = "decoder.layers.0.fc1.weight_scale";
-  CHECK(LoadError(Edited([](test::SplitFile& f) {
+  CHECK(test::LoadError(Edited([](test::SplitFile& f) {
           f.header.erase("decoder.layers.0.fc1.weight_scale");
         })).find("missing tensor '" + scale + "'") != std::string::npos);
-  CHECK(LoadError(Edited([](test::SplitFile& f) {
+  CHECK(test::LoadError(Edited([](test::SplitFile& f) {
           f.header["decoder.layers.0.fc1.weight_scale"]["dtype"] = "I8";
           auto& r =
               f.header["decoder.layers.0.fc1.weight_scale"]["data_offsets"];
@@ -138,20 +129,20 @@ TEST_CASE("bad int8 files give clear errors") {
                  f.header["decoder.layers.0.fc1.weight_scale"]["shape"][0]
                      .get<size_t>();
         })).find("expected F32 or F16") != std::string::npos);
-  CHECK(LoadError(Edited([](test::SplitFile& f) {
+  CHECK(test::LoadError(Edited([](test::SplitFile& f) {
           const size_t at =
               f.header["decoder.layers.0.fc1.weight_scale"]["data_offsets"][0];
           const float bad = -1.0f;
           std::memcpy(&f.data[at + 4], &bad, 4);
         })).find("row 1 is -1") != std::string::npos);
-  CHECK(LoadError(Edited([](test::SplitFile& f) {
+  CHECK(test::LoadError(Edited([](test::SplitFile& f) {
           const size_t at =
               f.header["decoder.layers.0.fc1.weight_scale"]["data_offsets"][0];
           const float bad = std::nanf("");
           std::memcpy(&f.data[at], &bad, 4);
         })).find("not a finite scale") != std::string::npos);
   // A vector (a LayerNorm's gain) cannot be I8.
-  CHECK(LoadError(Edited([](test::SplitFile& f) {
+  CHECK(test::LoadError(Edited([](test::SplitFile& f) {
           auto& t = f.header["encoder.layers.0.final_layer_norm.weight"];
           t["dtype"] = "I8";
           t["data_offsets"][1] =

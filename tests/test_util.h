@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
+#include "core/translator.h"
 #include "hwy/targets.h"
 
 namespace heed::test {
@@ -66,6 +68,17 @@ inline std::vector<uint8_t> Join(const SplitFile& s) {
     std::memcpy(out.data() + 8 + h.size(), s.data.data(), s.data.size());
   }
   return out;
+}
+
+// The message of the heed::Error that loading `bytes` as a model throws
+// ("" if none).
+inline std::string LoadError(std::vector<uint8_t> bytes) {
+  try {
+    Translator::FromBytes(std::move(bytes));
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
 }
 
 // Max |a - b| over two float sequences of the same length.

@@ -6,6 +6,7 @@
 //       "runs": r}
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { timeRuns } from "./runs.mjs";
 
 const root = new URL("../..", import.meta.url).pathname;
 const [jobPath, resultPath] = process.argv.slice(2);
@@ -14,21 +15,8 @@ const t0 = performance.now();
 const { createTranslator } = await import(join(root, "build/wasm/dist/heed.js"));
 const t = await createTranslator({ model: job.model });
 const loadSeconds = (performance.now() - t0) / 1000;
-const seconds = [];
-let outputs = [], latency = [];
-for (let run = 0; run < job.runs; ++run) {
-  outputs = [];
-  latency = [];
-  const start = performance.now();
-  for (let i = 0; i < job.lines.length; i += job.batch) {
-    const b0 = performance.now();
-    const part = job.lines.slice(i, i + job.batch);
-    const r = await t.translate(part.join("\n"), { to: job.to, beam: job.beam, maxBatch: job.batch });
-    outputs.push(...r.text.split("\n"));
-    latency.push((performance.now() - b0) / 1000);
-  }
-  seconds.push((performance.now() - start) / 1000);
-}
+const { outputs, seconds, latency } = await timeRuns(job.lines, job.batch, job.runs, async (part) =>
+  (await t.translate(part.join("\n"), { to: job.to, beam: job.beam, maxBatch: job.batch })).text.split("\n"));
 writeFileSync(resultPath, JSON.stringify({
   outputs, seconds, latency, load_seconds: loadSeconds,
   peak_rss_bytes: process.resourceUsage().maxRSS * 1024, heap_bytes: t.info().heapBytes,

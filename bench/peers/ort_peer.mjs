@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { timeRuns } from "./runs.mjs";
 
 const [backend, jobPath, resultPath] = process.argv.slice(2);
 const job = JSON.parse(readFileSync(jobPath, "utf8"));
@@ -135,19 +136,8 @@ async function translate(batch, k) {
   return done.map((d) => (d.length ? d.reduce((x, y) => (y[0] > x[0] ? y : x))[1] : []));
 }
 
-const seconds = [];
-let outputs = [], latency = [];
-for (let run = 0; run < job.runs; ++run) {
-  outputs = [];
-  latency = [];
-  const start = performance.now();
-  for (let i = 0; i < job.sources.length; i += job.batch) {
-    const b0 = performance.now();
-    outputs.push(...await translate(job.sources.slice(i, i + job.batch), job.beam));
-    latency.push((performance.now() - b0) / 1000);
-  }
-  seconds.push((performance.now() - start) / 1000);
-}
+const { outputs, seconds, latency } = await timeRuns(job.sources, job.batch, job.runs,
+  (batch) => translate(batch, job.beam));
 writeFileSync(resultPath, JSON.stringify({
   outputs, seconds, latency, load_seconds: loadSeconds,
   peak_rss_bytes: process.resourceUsage().maxRSS * 1024,

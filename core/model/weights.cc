@@ -82,15 +82,27 @@ class Reader {
     return out.data();
   }
 
+  // Whether matrix `name` (rows, cols) is stored as I8.
+  bool IsInt8(const std::string& name, size_t rows, size_t cols) const {
+    return Tensor(name, {rows, cols}).dtype == DType::kI8;
+  }
+
+  // The I8 matrix `name` (rows, cols) packed for ops::MatMulInt8, with its
+  // row scales. Its parameters are not counted here.
+  ops::PackedInt8Matrix PackedInt8(const std::string& name, size_t rows,
+                                   size_t cols) {
+    const TensorInfo& t = Tensor(name, {rows, cols});
+    return ops::PackInt8(reinterpret_cast<const int8_t*>(file_.data(t)),
+                         Scales(name, rows), rows, cols, cols);
+  }
+
   // A (rows, cols) weight for the matrix multiply: int8 where the file
   // holds I8, else float.
   void ReadMatrix(const std::string& name, size_t rows, size_t cols,
                   Linear* l) {
-    const TensorInfo& t = Tensor(name, {rows, cols});
-    if (t.dtype == DType::kI8) {
-      w_->parameters += t.elements();
-      l->weight8 = ops::PackInt8(reinterpret_cast<const int8_t*>(file_.data(t)),
-                                 Scales(name, rows), rows, cols, cols);
+    if (IsInt8(name, rows, cols)) {
+      w_->parameters += rows * cols;
+      l->weight8 = PackedInt8(name, rows, cols);
       l->int8 = true;
     } else {
       l->weight = ops::PackMatrix(Floats(name, {rows, cols}), rows, cols, cols);
@@ -169,10 +181,9 @@ Weights LoadWeights(const ModelFile& file, const ModelConfig& c) {
     const std::string embedding = c.shared_embeddings
                                       ? "encoder.embed_tokens.weight"
                                       : "decoder.embed_tokens.weight";
-    if (file.Find(embedding)->dtype == DType::kI8) {
-      const size_t counted = w.parameters;  // tied: counted once already
-      r.ReadMatrix(embedding, c.target_vocab, d, &w.output);
-      w.parameters = counted;
+    if (r.IsInt8(embedding, c.target_vocab, d)) {  // counted as embedding
+      w.output.weight8 = r.PackedInt8(embedding, c.target_vocab, d);
+      w.output.int8 = true;
     } else {
       w.output.weight =
           ops::PackMatrix(w.target_embedding, c.target_vocab, d, d);
