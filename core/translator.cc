@@ -136,7 +136,10 @@ std::vector<Result> Translator::Translate(
   decoding.length_penalty = options.length_penalty;
   decoding.max_length_ratio = options.max_length_ratio;
   decoding.max_length_extra = options.max_length_extra;
+  decoding.no_repeat_ngram_size = options.no_repeat_ngram_size;
+  decoding.repetition_penalty = options.repetition_penalty;
   decoding.nbest = options.nbest;
+  CheckOptions(decoding);
   if (options.max_sentence_tokens < 3 || options.max_sentence_tokens > 4096) {
     throw Error("max sentence tokens must be in [3, 4096]");
   }

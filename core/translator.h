@@ -41,6 +41,8 @@ struct TranslateOptions {
   float max_length_ratio = 2.0f;  // target ≤ ratio · source + extra tokens
   size_t max_length_extra = 10;
   size_t nbest = 1;                   // alternatives per sentence
+  size_t no_repeat_ngram_size = 0;    // 0: off; n: no n-gram twice
+  float repetition_penalty = 1.0f;    // 1: off; > 1 discourages repeats
   bool attention = false;             // return every attention map
   std::vector<HeadRef> masked_heads;  // heads whose output is zeroed
   size_t max_sentence_tokens = 256;   // longer sentences are translated in

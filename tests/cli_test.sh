@@ -30,6 +30,10 @@ expect "n-best lists" 0 '^0 \|\|\| .* \|\|\| -?[0-9]' -- \
   bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --beam 3 --nbest 3"
 expect "attention JSON" 0 '"cross"' -- \
   bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --attention-json '$tmp/a.json' >/dev/null && cat '$tmp/a.json'"
+expect "no-repeat n-gram size keeps n-grams unique" 0 'ok' -- \
+  bash -c "'$heed' translate --model '$model' --to de --no-repeat-ngram-size 2 --repetition-penalty 1.2 <'$tmp/in.txt' | wc -l | grep -qx 3 && echo ok"
+expect "bad repetition penalty" 1 'repetition penalty must be in' -- \
+  bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --repetition-penalty 0"
 expect "info" 0 'tensors:' -- "$heed" info --model "$model"
 expect "no command" 2 'usage' -- "$heed"
 expect "unknown option" 2 "unknown option '--bogus'" -- "$heed" translate --bogus 1

@@ -1,9 +1,12 @@
 // Decoding and attention capture: invariants that hold for any model.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
+#include "core/decode/repetition.h"
 #include "core/decode/search.h"
 #include "core/error.h"
 #include "core/model/model.h"
@@ -188,6 +191,105 @@ TEST_CASE("equal probabilities give a deterministic, rule-given result") {
   }
 }
 
+// A model whose every logit is 0 (zero embeddings): greedy search repeats
+// token 1 until its length limit, the loop the repetition rules prevent.
+Model LoopingModel() {
+  test::SplitFile f =
+      test::Split(test::ReadBytes(test::Fixture("tiny_postnorm.heed")));
+  const auto& e = f.header["encoder.embed_tokens.weight"]["data_offsets"];
+  std::fill(f.data.begin() + e[0].get<size_t>(),
+            f.data.begin() + e[1].get<size_t>(), 0);
+  return Model::Load(ModelFile::FromBytes(test::Join(f)));
+}
+
+// True when some n-gram occurs twice in tokens.
+bool RepeatsNgram(const std::vector<int>& tokens, size_t n) {
+  for (size_t i = 0; i + n <= tokens.size(); ++i) {
+    for (size_t j = i + 1; j + n <= tokens.size(); ++j) {
+      if (std::equal(tokens.begin() + i, tokens.begin() + i + n,
+                     tokens.begin() + j)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+TEST_CASE("repetition rules change exactly the tokens they name") {
+  const std::vector<int> produced = {3, 4, 5, 3, 4};
+  const float kInf = std::numeric_limits<float>::infinity();
+  for (size_t n = 1; n <= 6; ++n) {
+    std::vector<float> lp(8, -1.0f);
+    DecodingOptions o;
+    o.no_repeat_ngram_size = n;
+    PenalizeRepeats(produced, o, lp.data(), lp.size());
+    // Banned: what follows an earlier copy of the last n - 1 tokens.
+    std::vector<float> want(8, -1.0f);
+    if (n == 1) want[3] = want[4] = want[5] = -kInf;
+    if (n == 2 || n == 3) want[5] = -kInf;  // after "4" and after "3 4"
+    CHECK_MESSAGE(lp == want, "n = " << n);
+  }
+  std::vector<float> lp = {-1.0f, -2.0f, -0.5f, -3.0f, -0.25f, -4.0f};
+  DecodingOptions o;
+  o.repetition_penalty = 2.0f;
+  PenalizeRepeats({4, 1, 4}, o, lp.data(), lp.size());
+  CHECK(lp == std::vector<float>{-1.0f, -4.0f, -0.5f, -3.0f, -0.5f, -4.0f});
+  CHECK_FALSE(PenalizesRepeats(DecodingOptions{}));
+}
+
+TEST_CASE("a model that wants to loop does not, with the rules on") {
+  const Model model = LoopingModel();
+  const EncoderOutput enc = model.Encode({{5, 6, 7, 2}}, {});
+  DecodingOptions o;
+  o.beam_size = 1;
+  o.max_length_ratio = 4.0f;  // 26 tokens for this source
+  CHECK(Search(model, enc, o, {})[0][0].tokens == std::vector<int>(26, 1));
+  // Token 1 once, then the best token not banned: EOS (2).
+  o.no_repeat_ngram_size = 1;
+  CHECK(Search(model, enc, o, {})[0][0].tokens == std::vector<int>{1, 2});
+  o.no_repeat_ngram_size = 2;
+  CHECK(Search(model, enc, o, {})[0][0].tokens == std::vector<int>{1, 1, 2});
+  o.no_repeat_ngram_size = 0;
+  o.repetition_penalty = 1.5f;
+  CHECK(Search(model, enc, o, {})[0][0].tokens == std::vector<int>{1, 2});
+  // Beam search keeps 4 looping rows alive; none may repeat a bigram.
+  o.beam_size = 4;
+  o.nbest = 4;
+  o.repetition_penalty = 1.0f;
+  o.no_repeat_ngram_size = 2;
+  const auto beam = Search(model, enc, o, {});
+  REQUIRE(beam[0].size() == 4);
+  for (const Hypothesis& h : beam[0]) CHECK_FALSE(RepeatsNgram(h.tokens, 2));
+}
+
+TEST_CASE(
+    "no n-gram repeats in any hypothesis; rules that never fire change "
+    "nothing") {
+  const Model model = LoadFixture("tiny_prenorm.heed");
+  const EncoderOutput enc = model.Encode(Sources(), {});
+  for (size_t beam : {1, 3}) {
+    DecodingOptions off;
+    off.beam_size = beam;
+    off.nbest = beam;
+    const auto plain = Search(model, enc, off, {});
+    DecodingOptions never = off;  // longer than any hypothesis
+    never.no_repeat_ngram_size = 1000;
+    const auto same = Search(model, enc, never, {});
+    DecodingOptions on = off;
+    on.no_repeat_ngram_size = 2;
+    const auto ruled = Search(model, enc, on, {});
+    for (size_t b = 0; b < enc.batch; ++b) {
+      REQUIRE(same[b].size() == plain[b].size());
+      for (size_t i = 0; i < plain[b].size(); ++i) {
+        CHECK(same[b][i].tokens == plain[b][i].tokens);
+        CHECK(same[b][i].score == plain[b][i].score);  // bit for bit
+      }
+      for (const Hypothesis& h : ruled[b])
+        CHECK_FALSE(RepeatsNgram(h.tokens, 2));
+    }
+  }
+}
+
 TEST_CASE("decoding options are checked") {
   const Model model = LoadFixture("tiny_postnorm.heed");
   const EncoderOutput enc = model.Encode({{5, 2}}, {});
@@ -205,6 +307,13 @@ TEST_CASE("decoding options are checked") {
   o.max_length_extra = 0;  // still at least one token
   CHECK(Search(model, enc, o, {})[0][0].tokens.size() == 1);
   CHECK(Search(model, model.Encode({}, {}), o, {}).empty());
+  o.repetition_penalty = 0.0f;
+  CHECK_THROWS_AS(Search(model, enc, o, {}), Error);
+  o.repetition_penalty = INFINITY;
+  CHECK_THROWS_AS(Search(model, enc, o, {}), Error);
+  o.repetition_penalty = 1.0f;
+  o.no_repeat_ngram_size = 1001;
+  CHECK_THROWS_AS(Search(model, enc, o, {}), Error);
 }
 
 }  // namespace

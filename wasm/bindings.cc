@@ -45,6 +45,12 @@ heed::TranslateOptions ReadOptions(const val& o) {
   if (has("nbest")) options.nbest = o["nbest"].as<unsigned>();
   if (has("lengthPenalty"))
     options.length_penalty = o["lengthPenalty"].as<float>();
+  if (has("noRepeatNgramSize")) {
+    options.no_repeat_ngram_size = o["noRepeatNgramSize"].as<unsigned>();
+  }
+  if (has("repetitionPenalty")) {
+    options.repetition_penalty = o["repetitionPenalty"].as<float>();
+  }
   if (has("attention")) options.attention = o["attention"].as<bool>();
   if (has("maxBatch")) options.max_batch = o["maxBatch"].as<unsigned>();
   if (has("maxSentenceTokens")) {

@@ -23,6 +23,10 @@ export interface TranslateOptions {
   beam?: number;
   nbest?: number;
   lengthPenalty?: number;
+  /** No n-gram of this many tokens occurs twice in a translation (0: off, the default). */
+  noRepeatNgramSize?: number;
+  /** Log-probabilities of tokens already produced are multiplied by this (1: off, the default; > 1 discourages repeats). */
+  repetitionPenalty?: number;
   /** Return every attention map. Default false. */
   attention?: boolean;
   /** Heads whose output is zeroed for this request. */

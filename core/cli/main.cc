@@ -25,10 +25,14 @@ constexpr const char* kUsage =
     "usage:\n"
     "  heed translate --model FILE [--to LANG] [--beam N] [--nbest N]\n"
     "                 [--length-penalty A] [--max-batch N] [--threads N]\n"
+    "                 [--no-repeat-ngram-size N] [--repetition-penalty P]\n"
     "                 [--attention-json FILE]\n"
     "      Translates each line of stdin to a line of stdout. With --nbest N\n"
     "      > 1 it writes N lines per input: INDEX ||| TEXT ||| SCORE.\n"
     "      --threads N decodes N batches at once, one per thread.\n"
+    "      --no-repeat-ngram-size N: no N-gram occurs twice in a translation\n"
+    "      (default 0, off); --repetition-penalty P: tokens already produced\n"
+    "      have their log-probability multiplied by P (default 1, off).\n"
     "  heed info --model FILE\n"
     "      Prints the model's config, languages and tensors.\n"
     "  heed quantize --model FILE --out FILE\n"
@@ -40,10 +44,17 @@ struct UsageError : std::runtime_error {
 
 // --name value pairs after the command.
 std::map<std::string, std::string> ParseFlags(int argc, char** argv) {
-  static const char* kKnown[] = {
-      "--model",          "--to",        "--beam",           "--nbest",
-      "--length-penalty", "--max-batch", "--attention-json", "--out",
-      "--threads"};
+  static const char* kKnown[] = {"--model",
+                                 "--to",
+                                 "--beam",
+                                 "--nbest",
+                                 "--length-penalty",
+                                 "--max-batch",
+                                 "--attention-json",
+                                 "--out",
+                                 "--threads",
+                                 "--no-repeat-ngram-size",
+                                 "--repetition-penalty"};
   std::map<std::string, std::string> flags;
   for (int i = 2; i < argc; ++i) {
     const std::string name = argv[i];
@@ -128,6 +139,14 @@ int Translate(const std::map<std::string, std::string>& flags) {
   if (!get("--length-penalty").empty()) {
     options.length_penalty =
         ToFloat("--length-penalty", get("--length-penalty"));
+  }
+  if (!get("--no-repeat-ngram-size").empty()) {
+    options.no_repeat_ngram_size =
+        ToSize("--no-repeat-ngram-size", get("--no-repeat-ngram-size"));
+  }
+  if (!get("--repetition-penalty").empty()) {
+    options.repetition_penalty =
+        ToFloat("--repetition-penalty", get("--repetition-penalty"));
   }
   if (!get("--threads").empty()) {
     options.threads = ToSize("--threads", get("--threads"));

@@ -5,9 +5,11 @@
 // finishes a hypothesis. A sentence is done once beam_size hypotheses have
 // finished or it reaches its length limit.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "core/decode/history.h"
+#include "core/decode/repetition.h"
 #include "core/decode/search.h"
 
 namespace heed {
@@ -53,6 +55,8 @@ std::vector<NBest> BeamSearch(const Model& model, const EncoderOutput& enc,
   std::vector<size_t> parents;
   std::vector<int> next_tokens, next_nodes;
   std::vector<float> next_log_probs;
+  std::vector<int> produced;
+  const bool penalize = PenalizesRepeats(options);
 
   while (state.rows > 0) {
     model.Step(state, tokens.data(), run);
@@ -67,9 +71,14 @@ std::vector<NBest> BeamSearch(const Model& model, const EncoderOutput& enc,
       while (end < state.rows && state.sentence[end] == b) ++end;
       expansions.clear();
       for (size_t row = r; row < end; ++row) {
-        TopK(&state.log_probs[row * c.target_vocab], c.target_vocab, 2 * K,
-             c.pad_id, &top);
+        float* log_probs = &state.log_probs[row * c.target_vocab];
+        if (penalize) {
+          history.Tokens(row_node[row], &produced);
+          PenalizeRepeats(produced, options, log_probs, c.target_vocab);
+        }
+        TopK(log_probs, c.target_vocab, 2 * K, c.pad_id, &top);
         for (const Candidate& cand : top) {
+          if (std::isinf(cand.log_prob)) continue;  // banned
           expansions.push_back(
               Expansion{row_log_prob[row] + cand.log_prob, row, cand.token});
         }

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "core/decode/history.h"
+#include "core/decode/repetition.h"
 #include "core/decode/search.h"
 
 namespace heed {
@@ -27,7 +28,8 @@ std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
   // Buffers reused by every step: the loop allocates nothing once warm.
   std::vector<Candidate> best;
   std::vector<size_t> keep;
-  std::vector<int> next, next_last;
+  std::vector<int> next, next_last, produced;
+  const bool penalize = PenalizesRepeats(options);
   while (state.rows > 0) {
     model.Step(state, tokens.data(), run);
     keep.clear();
@@ -35,6 +37,11 @@ std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
     next_last.clear();
     for (size_t r = 0; r < state.rows; ++r) {
       const size_t b = state.sentence[r];
+      if (penalize) {
+        history.Tokens(last[r], &produced);
+        PenalizeRepeats(produced, options, &state.log_probs[r * c.target_vocab],
+                        c.target_vocab);
+      }
       TopK(&state.log_probs[r * c.target_vocab], c.target_vocab, 1, c.pad_id,
            &best);
       const int parent = last[r];

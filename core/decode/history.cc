@@ -51,6 +51,14 @@ int History::Add(int parent, int token, float log_prob,
   return static_cast<int>(nodes_.size()) - 1;
 }
 
+void History::Tokens(int node, std::vector<int>* out) const {
+  out->clear();
+  for (int n = node; n >= 0; n = nodes_[n].parent) {
+    out->push_back(nodes_[n].token);
+  }
+  std::reverse(out->begin(), out->end());
+}
+
 Hypothesis History::Backtrack(int node, float score,
                               size_t source_length) const {
   std::vector<int> chain;

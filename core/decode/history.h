@@ -33,6 +33,9 @@ class History {
   size_t length(int node) const { return nodes_[node].length; }
   float log_prob(int node) const { return nodes_[node].log_prob; }
 
+  // The tokens from the first to `node` (none for -1) into *out.
+  void Tokens(int node, std::vector<int>* out) const;
+
   // The hypothesis ending at `node`, with `score`.
   Hypothesis Backtrack(int node, float score, size_t source_length) const;
 

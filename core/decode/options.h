@@ -8,11 +8,14 @@
 namespace heed {
 
 struct DecodingOptions {
-  size_t beam_size = 4;           // 1 is greedy search
-  float length_penalty = 0.6f;    // GNMT α: score = log P / ((5+|Y|)/6)^α
-  float max_length_ratio = 2.0f;  // at most ratio · source length + extra
-  size_t max_length_extra = 10;   //   target tokens per sentence
-  size_t nbest = 1;               // hypotheses returned, 1..beam_size
+  size_t beam_size = 4;             // 1 is greedy search
+  float length_penalty = 0.6f;      // GNMT α: score = log P / ((5+|Y|)/6)^α
+  float max_length_ratio = 2.0f;    // at most ratio · source length + extra
+  size_t max_length_extra = 10;     //   target tokens per sentence
+  size_t nbest = 1;                 // hypotheses returned, 1..beam_size
+  size_t no_repeat_ngram_size = 0;  // 0: off; n: no n-gram occurs twice
+  float repetition_penalty = 1.0f;  // 1: off; p > 1: log p of tokens already
+                                    // produced multiplied by p
 };
 
 // One of the top next-token candidates at a decoding step.

@@ -29,9 +29,7 @@ std::vector<size_t> TargetLimits(const EncoderOutput& enc,
   return limit;
 }
 
-std::vector<NBest> Search(const Model& model, const EncoderOutput& enc,
-                          const DecodingOptions& options,
-                          const RunOptions& run) {
+void CheckOptions(const DecodingOptions& options) {
   if (options.beam_size < 1 || options.beam_size > 64) {
     throw Error("beam size " + std::to_string(options.beam_size) +
                 " is outside [1, 64]");
@@ -50,6 +48,20 @@ std::vector<NBest> Search(const Model& model, const EncoderOutput& enc,
       options.length_penalty > 10.0f) {
     throw Error("length penalty must be in [0, 10]");
   }
+  if (options.no_repeat_ngram_size > 1000) {
+    throw Error("no-repeat n-gram size must be in [0, 1000]");
+  }
+  if (!std::isfinite(options.repetition_penalty) ||
+      options.repetition_penalty <= 0.0f ||
+      options.repetition_penalty > 10.0f) {
+    throw Error("repetition penalty must be in (0, 10]");
+  }
+}
+
+std::vector<NBest> Search(const Model& model, const EncoderOutput& enc,
+                          const DecodingOptions& options,
+                          const RunOptions& run) {
+  CheckOptions(options);
   return options.beam_size == 1 ? GreedySearch(model, enc, options, run)
                                 : BeamSearch(model, enc, options, run);
 }

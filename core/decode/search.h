@@ -22,6 +22,9 @@ std::vector<NBest> BeamSearch(const Model& model, const EncoderOutput& enc,
                               const DecodingOptions& options,
                               const RunOptions& run);
 
+// Throws heed::Error when an option is out of range.
+void CheckOptions(const DecodingOptions& options);
+
 // Greedy when beam_size == 1, beam search otherwise. Throws heed::Error on
 // invalid options.
 std::vector<NBest> Search(const Model& model, const EncoderOutput& enc,
