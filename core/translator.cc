@@ -8,7 +8,9 @@
 #include <thread>
 
 #include "core/decode/search.h"
+#include "core/model/model.h"
 #include "core/model/model_file.h"
+#include "core/model/positional.h"
 #include "core/text/sentences.h"
 #include "core/text/tokenizer.h"
 #include "core/text/utf8.h"
@@ -61,6 +63,231 @@ struct Unit {
   std::vector<int> ids;  // encoder input: [tag] pieces EOS
 };
 
+// What a request resolves to once every option is checked.
+struct Plan {
+  DecodingOptions decoding;
+  RunOptions run;
+  int tag = -1;     // the target-language piece, or -1 without tags
+  size_t room = 0;  // source pieces per unit
+};
+
+void CheckLimits(const TranslateOptions& options) {
+  CheckOptions(options);
+  if (options.max_sentence_tokens < 3 || options.max_sentence_tokens > 4096) {
+    throw Error("max sentence tokens must be in [3, 4096]");
+  }
+  if (options.max_batch < 1 || options.max_batch > 1024) {
+    throw Error("max batch must be in [1, 1024]");
+  }
+  if (options.threads < 1 || options.threads > 256) {
+    throw Error("threads must be in [1, 256]");
+  }
+}
+
+// Fills *mask in place (copying a HeadMask trips clang-tidy's check of the
+// implicit array copy).
+void SetMask(const ModelConfig& c, const std::vector<HeadRef>& heads,
+             HeadMask* mask) {
+  const size_t layers[3] = {c.encoder_layers, c.decoder_layers,
+                            c.decoder_layers};
+  for (const HeadRef& h : heads) {
+    const int kind = static_cast<int>(h.kind);
+    if (kind < 0 || kind > 2 || h.layer >= layers[kind] || h.head >= c.heads) {
+      throw Error("masked head (kind " + std::to_string(kind) + ", layer " +
+                  std::to_string(h.layer) + ", head " + std::to_string(h.head) +
+                  ") does not exist in this model");
+    }
+    auto& flags = mask->disabled[kind];
+    flags.resize(layers[kind] * c.heads, 0);
+    flags[h.layer * c.heads + h.head] = 1;
+  }
+}
+
+// The source piece that asks for language `to`, or -1 for a model without
+// language tags.
+int TargetTag(const ModelConfig& c, const Tokenizer& source,
+              const std::string& to) {
+  if (c.target_tags.empty()) return -1;
+  auto it = c.target_tags.find(to);
+  if (it == c.target_tags.end()) {
+    std::string known;
+    for (const auto& [lang, piece] : c.target_tags) {
+      known += (known.empty() ? "" : ", ") + lang;
+    }
+    throw Error("target language '" + to +
+                "' is not one of this model's: " + known);
+  }
+  return source.PieceId(it->second);
+}
+
+// Checks every option, for any input (empty too), before any work.
+Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
+                 const TranslateOptions& options) {
+  CheckLimits(options);
+  Plan plan;
+  plan.decoding = options;
+  plan.run.capture_attention = options.attention;
+  SetMask(c, options.masked_heads, &plan.run.head_mask);
+  plan.tag = TargetTag(c, source, options.to);
+  plan.room = options.max_sentence_tokens - (plan.tag >= 0 ? 2 : 1);
+  return plan;
+}
+
+// Every text split into sentences, and the sentences into encoder inputs.
+struct Work {
+  std::vector<std::vector<Segment>> segments;  // per text
+  std::vector<Unit> units;                     // in text, sentence order
+};
+
+void AddUnits(size_t text, size_t segment, const std::string& sentence,
+              const Plan& plan, const Tokenizer& source, int eos,
+              std::vector<Unit>* units) {
+  const std::vector<int> pieces = source.Encode(sentence);
+  for (size_t at = 0; at < pieces.size(); at += plan.room) {
+    Unit u{text, segment, "", {}};
+    if (plan.tag >= 0) u.ids.push_back(plan.tag);
+    const size_t end = std::min(pieces.size(), at + plan.room);
+    std::vector<int> chunk(pieces.begin() + at, pieces.begin() + end);
+    u.source = pieces.size() <= plan.room ? sentence : source.Decode(chunk);
+    u.ids.insert(u.ids.end(), chunk.begin(), chunk.end());
+    u.ids.push_back(eos);
+    units->push_back(std::move(u));
+  }
+}
+
+Work MakeUnits(const std::vector<std::string>& texts, const Plan& plan,
+               const Tokenizer& source, int eos) {
+  Work work;
+  work.segments.resize(texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) {
+    size_t bad = 0;
+    if (!IsValidUtf8(texts[i], &bad)) {
+      throw Error("text " + std::to_string(i) + " is not valid UTF-8 (byte " +
+                  std::to_string(bad) + ")");
+    }
+    work.segments[i] = SplitSentences(texts[i]);
+    for (size_t s = 0; s < work.segments[i].size(); ++s) {
+      if (!work.segments[i][s].is_sentence) continue;
+      AddUnits(i, s, work.segments[i][s].text, plan, source, eos, &work.units);
+    }
+  }
+  return work;
+}
+
+// Units [first, last) encoded and searched together.
+struct Batch {
+  size_t first = 0, last = 0;
+  EncoderOutput enc;
+  std::vector<NBest> found;  // per unit
+  double encode_ms = 0, decode_ms = 0;
+};
+
+void RunBatch(const Model& model, const std::vector<Unit>& units,
+              const Plan& plan, Batch& b) {
+  std::vector<std::vector<int>> ids;
+  for (size_t u = b.first; u < b.last; ++u) ids.push_back(units[u].ids);
+  const auto e0 = Clock::now();
+  b.enc = model.Encode(ids, plan.run);
+  const auto e1 = Clock::now();
+  b.found = Search(model, b.enc, plan.decoding, plan.run);
+  b.encode_ms = Ms(e0, e1);
+  b.decode_ms = Ms(e1, Clock::now());
+}
+
+// Decodes the units in waves of `threads` batches, one batch per thread,
+// and hands each batch to `done` in unit order, so the result does not
+// depend on the thread count.
+void DecodeWaves(const Model& model, const std::vector<Unit>& units,
+                 const Plan& plan, size_t max_batch, size_t threads,
+                 const std::function<void(Batch&)>& done) {
+  const size_t per_wave = max_batch * threads;
+  for (size_t wave = 0; wave < units.size(); wave += per_wave) {
+    std::vector<Batch> batches;
+    for (size_t f = wave; f < std::min(units.size(), wave + per_wave);
+         f += max_batch) {
+      Batch& b = batches.emplace_back();
+      b.first = f;
+      b.last = std::min(units.size(), f + max_batch);
+    }
+    RunParallel(batches.size(),
+                [&](size_t i) { RunBatch(model, units, plan, batches[i]); });
+    for (Batch& b : batches) done(b);
+  }
+}
+
+Translation MakeTranslation(const Hypothesis& h, const Tokenizer& target) {
+  Translation tr;
+  tr.ids = h.tokens;
+  for (int id : h.tokens) tr.pieces.push_back(target.Piece(id));
+  tr.text = target.Decode(h.tokens);
+  tr.score = h.score;
+  tr.log_prob = h.log_prob;
+  return tr;
+}
+
+// Moves the best hypothesis's attention (and the unit's encoder attention)
+// into the sentence result.
+void MoveAttention(const ModelConfig& c, const Tokenizer& target,
+                   std::vector<float>&& encoder, Hypothesis&& best,
+                   SentenceResult* sr) {
+  Attention& a = sr->attention;
+  a.encoder_layers = c.encoder_layers;
+  a.decoder_layers = c.decoder_layers;
+  a.heads = c.heads;
+  a.source = sr->source_ids.size();
+  a.target = best.tokens.size();
+  a.encoder = std::move(encoder);
+  a.decoder = std::move(best.decoder_attention);
+  a.cross = std::move(best.cross_attention);
+  for (const auto& step : best.alternatives) {
+    std::vector<Alternative> alts;
+    alts.reserve(step.size());
+    for (const Candidate& cand : step) {
+      alts.push_back(
+          Alternative{target.Piece(cand.token), std::exp(cand.log_prob)});
+    }
+    sr->alternatives.push_back(std::move(alts));
+  }
+}
+
+SentenceResult MakeSentenceResult(const ModelConfig& c, const Tokenizer& source,
+                                  const Tokenizer& target, const Unit& unit,
+                                  NBest&& nbest, std::vector<float>&& encoder,
+                                  bool attention) {
+  SentenceResult sr;
+  sr.source = unit.source;
+  sr.source_ids = unit.ids;
+  for (int id : unit.ids) sr.source_pieces.push_back(source.Piece(id));
+  for (const Hypothesis& h : nbest) {
+    sr.nbest.push_back(MakeTranslation(h, target));
+  }
+  sr.best = sr.nbest.at(0);
+  if (attention) {
+    MoveAttention(c, target, std::move(encoder), std::move(nbest[0]), &sr);
+  }
+  return sr;
+}
+
+// Each text with its original spacing and line breaks; sentences translated
+// in pieces are joined with a space.
+void Reassemble(
+    const std::vector<std::vector<Segment>>& segments,
+    const std::vector<std::vector<std::vector<std::string>>>& translated,
+    std::vector<Result>* results) {
+  for (size_t i = 0; i < segments.size(); ++i) {
+    for (size_t s = 0; s < segments[i].size(); ++s) {
+      if (!segments[i][s].is_sentence) {
+        (*results)[i].text += segments[i][s].text;
+        continue;
+      }
+      const auto& parts = translated[i][s];
+      for (size_t p = 0; p < parts.size(); ++p) {
+        (*results)[i].text += (p ? " " : "") + parts[p];
+      }
+    }
+  }
+}
+
 }  // namespace
 
 struct Translator::Impl {
@@ -107,8 +334,27 @@ Translator Translator::FromBytes(std::vector<uint8_t> bytes) {
   return Translator(Build(ModelFile::FromBytes(std::move(bytes))));
 }
 
+std::vector<Segment> Translator::Split(std::string_view text) {
+  return SplitSentences(text);
+}
+
+std::vector<float> Translator::PositionalEncoding(size_t positions) const {
+  constexpr size_t kMaxPositions = 4096;
+  if (positions > kMaxPositions) {
+    throw Error("positional encoding: at most " +
+                std::to_string(kMaxPositions) + " positions, not " +
+                std::to_string(positions));
+  }
+  const size_t d = config().d_model;
+  std::vector<float> pe(positions * d);
+  for (size_t p = 0; p < positions; ++p) {
+    heed::PositionalEncoding(p, d, pe.data() + p * d);
+  }
+  return pe;
+}
+
 const ModelConfig& Translator::config() const { return impl_->model.config(); }
-const Model& Translator::model() const { return impl_->model; }
+const ModelFile& Translator::file() const { return impl_->model.file(); }
 size_t Translator::parameters() const { return impl_->model.parameters(); }
 size_t Translator::file_size() const { return impl_->model.file().size(); }
 
@@ -123,190 +369,44 @@ Result Translator::Translate(const std::string& text,
   return std::move(Translate(std::vector<std::string>{text}, options)[0]);
 }
 
+// Plan the request, cut the texts into units, decode them in waves of
+// batches, turn each unit's hypotheses into a sentence result, reassemble.
 std::vector<Result> Translator::Translate(
     const std::vector<std::string>& texts,
     const TranslateOptions& options) const {
   if (impl_ == nullptr) throw Error("translate: the translator was moved from");
   const auto t0 = Clock::now();
-  const ModelConfig& c = config();
-  const Model& model = impl_->model;
-
-  DecodingOptions decoding;
-  decoding.beam_size = options.beam_size;
-  decoding.length_penalty = options.length_penalty;
-  decoding.max_length_ratio = options.max_length_ratio;
-  decoding.max_length_extra = options.max_length_extra;
-  decoding.no_repeat_ngram_size = options.no_repeat_ngram_size;
-  decoding.repetition_penalty = options.repetition_penalty;
-  decoding.nbest = options.nbest;
-  CheckOptions(decoding);
-  if (options.max_sentence_tokens < 3 || options.max_sentence_tokens > 4096) {
-    throw Error("max sentence tokens must be in [3, 4096]");
-  }
-  if (options.max_batch < 1 || options.max_batch > 1024) {
-    throw Error("max batch must be in [1, 1024]");
-  }
-  if (options.threads < 1 || options.threads > 256) {
-    throw Error("threads must be in [1, 256]");
-  }
-  RunOptions run;
-  run.capture_attention = options.attention;
-  const size_t layers[3] = {c.encoder_layers, c.decoder_layers,
-                            c.decoder_layers};
-  for (const HeadRef& h : options.masked_heads) {
-    const int kind = static_cast<int>(h.kind);
-    if (kind < 0 || kind > 2 || h.layer >= layers[kind] || h.head >= c.heads) {
-      throw Error("masked head (kind " + std::to_string(kind) + ", layer " +
-                  std::to_string(h.layer) + ", head " + std::to_string(h.head) +
-                  ") does not exist in this model");
-    }
-    auto& flags = run.head_mask.disabled[kind];
-    flags.resize(layers[kind] * c.heads, 0);
-    flags[h.layer * c.heads + h.head] = 1;
-  }
-  int tag = -1;
-  if (!c.target_tags.empty()) {
-    auto it = c.target_tags.find(options.to);
-    if (it == c.target_tags.end()) {
-      std::string known;
-      for (const auto& [lang, piece] : c.target_tags) {
-        known += (known.empty() ? "" : ", ") + lang;
-      }
-      throw Error("target language '" + options.to +
-                  "' is not one of this model's: " + known);
-    }
-    tag = impl_->source.PieceId(it->second);
-  }
-
-  // Split every text into sentences and sentences into encoder inputs.
-  std::vector<Result> results(texts.size());
-  std::vector<std::vector<Segment>> segments(texts.size());
-  std::vector<Unit> units;
-  const size_t room = options.max_sentence_tokens - (tag >= 0 ? 2 : 1);
-  for (size_t i = 0; i < texts.size(); ++i) {
-    size_t bad = 0;
-    if (!IsValidUtf8(texts[i], &bad)) {
-      throw Error("text " + std::to_string(i) + " is not valid UTF-8 (byte " +
-                  std::to_string(bad) + ")");
-    }
-    segments[i] = SplitSentences(texts[i]);
-    for (size_t s = 0; s < segments[i].size(); ++s) {
-      if (!segments[i][s].is_sentence) continue;
-      const std::vector<int> pieces = impl_->source.Encode(segments[i][s].text);
-      for (size_t at = 0; at < pieces.size(); at += room) {
-        Unit u{i, s, "", {}};
-        if (tag >= 0) u.ids.push_back(tag);
-        const size_t end = std::min(pieces.size(), at + room);
-        std::vector<int> chunk(pieces.begin() + at, pieces.begin() + end);
-        u.source = pieces.size() <= room ? segments[i][s].text
-                                         : impl_->source.Decode(chunk);
-        u.ids.insert(u.ids.end(), chunk.begin(), chunk.end());
-        u.ids.push_back(c.eos_id);
-        units.push_back(std::move(u));
-      }
-    }
-  }
+  const Plan plan = PlanRequest(config(), impl_->source, options);
+  const Work work = MakeUnits(texts, plan, impl_->source, config().eos_id);
   const auto t1 = Clock::now();
 
-  // Decode in batches; each unit's result goes to its text and segment.
+  std::vector<Result> results(texts.size());
   std::vector<std::vector<std::vector<std::string>>> translated(texts.size());
   for (size_t i = 0; i < texts.size(); ++i) {
-    translated[i].resize(segments[i].size());
+    translated[i].resize(work.segments[i].size());
   }
   double encode_ms = 0, decode_ms = 0;
-  // Batches run `threads` at a time, one per thread; their results are then
-  // taken in order, so the output does not depend on the thread count.
-  struct Batch {
-    size_t first = 0, last = 0;
-    EncoderOutput enc;
-    std::vector<NBest> found;
-    double encode_ms = 0, decode_ms = 0;
-  };
-  auto run_batch = [&](Batch& b) {
-    std::vector<std::vector<int>> ids;
-    for (size_t u = b.first; u < b.last; ++u) ids.push_back(units[u].ids);
-    const auto e0 = Clock::now();
-    b.enc = model.Encode(ids, run);
-    const auto e1 = Clock::now();
-    b.found = Search(model, b.enc, decoding, run);
-    b.encode_ms = Ms(e0, e1);
-    b.decode_ms = Ms(e1, Clock::now());
-  };
-  const size_t per_wave = options.max_batch * options.threads;
-  for (size_t wave = 0; wave < units.size(); wave += per_wave) {
-    std::vector<Batch> batches;
-    for (size_t f = wave; f < std::min(units.size(), wave + per_wave);
-         f += options.max_batch) {
-      Batch& b = batches.emplace_back();
-      b.first = f;
-      b.last = std::min(units.size(), f + options.max_batch);
-    }
-    RunParallel(batches.size(), [&](size_t i) { run_batch(batches[i]); });
-    for (const Batch& b : batches) {
-      encode_ms += b.encode_ms;
-      decode_ms += b.decode_ms;
-      const EncoderOutput& enc = b.enc;
-      const size_t first = b.first;
-      for (size_t u = b.first; u < b.last; ++u) {
-        const Unit& unit = units[u];
-        const NBest& nbest = b.found[u - first];
-        SentenceResult sr;
-        sr.source = unit.source;
-        sr.source_ids = unit.ids;
-        for (int id : unit.ids)
-          sr.source_pieces.push_back(impl_->source.Piece(id));
-        for (const Hypothesis& h : nbest) {
-          Translation tr;
-          tr.ids = h.tokens;
-          for (int id : h.tokens) tr.pieces.push_back(impl_->target.Piece(id));
-          tr.text = impl_->target.Decode(h.tokens);
-          tr.score = h.score;
-          tr.log_prob = h.log_prob;
-          sr.nbest.push_back(std::move(tr));
-        }
-        sr.best = sr.nbest.at(0);
-        if (options.attention) {
-          const Hypothesis& h = nbest[0];
-          Attention& a = sr.attention;
-          a.encoder_layers = c.encoder_layers;
-          a.decoder_layers = c.decoder_layers;
-          a.heads = c.heads;
-          a.source = unit.ids.size();
-          a.target = h.tokens.size();
-          a.encoder = enc.attention[u - first];
-          a.decoder = h.decoder_attention;
-          a.cross = h.cross_attention;
-          for (const auto& step : h.alternatives) {
-            std::vector<Alternative> alts;
-            alts.reserve(step.size());
-            for (const Candidate& cand : step) {
-              alts.push_back(Alternative{impl_->target.Piece(cand.token),
-                                         std::exp(cand.log_prob)});
-            }
-            sr.alternatives.push_back(std::move(alts));
-          }
-        }
-        Result& r = results[unit.text];
-        r.target_tokens += sr.best.ids.size();
-        translated[unit.text][unit.segment].push_back(sr.best.text);
-        r.sentences.push_back(std::move(sr));
-      }
-    }
-  }
+  DecodeWaves(impl_->model, work.units, plan, options.max_batch,
+              options.threads, [&](Batch& b) {
+                encode_ms += b.encode_ms;
+                decode_ms += b.decode_ms;
+                for (size_t u = b.first; u < b.last; ++u) {
+                  const Unit& unit = work.units[u];
+                  std::vector<float> encoder;
+                  if (options.attention)
+                    encoder = std::move(b.enc.attention[u - b.first]);
+                  SentenceResult sr =
+                      MakeSentenceResult(config(), impl_->source, impl_->target,
+                                         unit, std::move(b.found[u - b.first]),
+                                         std::move(encoder), options.attention);
+                  Result& r = results[unit.text];
+                  r.target_tokens += sr.best.ids.size();
+                  translated[unit.text][unit.segment].push_back(sr.best.text);
+                  r.sentences.push_back(std::move(sr));
+                }
+              });
+  Reassemble(work.segments, translated, &results);
 
-  // Reassemble each text with its original spacing and line breaks.
-  for (size_t i = 0; i < texts.size(); ++i) {
-    for (size_t s = 0; s < segments[i].size(); ++s) {
-      if (!segments[i][s].is_sentence) {
-        results[i].text += segments[i][s].text;
-        continue;
-      }
-      const auto& parts = translated[i][s];
-      for (size_t p = 0; p < parts.size(); ++p) {
-        results[i].text += (p ? " " : "") + parts[p];
-      }
-    }
-  }
   const auto t2 = Clock::now();
   for (Result& r : results) {
     r.timings.tokenize_ms = Ms(t0, t1);

@@ -16,15 +16,18 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/decode/options.h"
 #include "core/error.h"
 #include "core/model/config.h"
-#include "core/model/model.h"
 #include "core/model/run_options.h"
+#include "core/text/sentences.h"
 
 namespace heed {
+
+class ModelFile;
 
 // One attention head to switch off.
 struct HeadRef {
@@ -33,16 +36,12 @@ struct HeadRef {
   size_t head = 0;
 };
 
-struct TranslateOptions {
-  std::string to;        // target language code ("de"); required when the model
-                         // has several target languages, else optional
-  size_t beam_size = 4;  // 1: greedy
-  float length_penalty = 0.6f;    // GNMT α
-  float max_length_ratio = 2.0f;  // target ≤ ratio · source + extra tokens
-  size_t max_length_extra = 10;
-  size_t nbest = 1;                   // alternatives per sentence
-  size_t no_repeat_ngram_size = 0;    // 0: off; n: no n-gram twice
-  float repetition_penalty = 1.0f;    // 1: off; > 1 discourages repeats
+// The decoding options (beam size, length penalty, limits, n-best, rules
+// against repetition; see decode/options.h for their defaults) and what the
+// translator adds around them.
+struct TranslateOptions : DecodingOptions {
+  std::string to;  // target language code ("de"); required when the model
+                   // has several target languages, else optional
   bool attention = false;             // return every attention map
   std::vector<HeadRef> masked_heads;  // heads whose output is zeroed
   size_t max_sentence_tokens = 256;   // longer sentences are translated in
@@ -113,8 +112,16 @@ class Translator {
   Result Translate(const std::string& text,
                    const TranslateOptions& options) const;
 
+  // The text as Translate splits it: sentences and the whitespace between
+  // them (is_sentence false); the segments' texts concatenate to `text`.
+  static std::vector<Segment> Split(std::string_view text);
+
+  // The sinusoidal encoding the model adds at positions 0..positions-1:
+  // (positions, d_model), row-major. Throws heed::Error above 4096.
+  std::vector<float> PositionalEncoding(size_t positions) const;
+
   const ModelConfig& config() const;
-  const Model& model() const;
+  const ModelFile& file() const;  // the loaded file: tensors, size, source
   std::vector<std::string> languages() const;  // target language codes
   size_t parameters() const;
   size_t file_size() const;

@@ -16,7 +16,7 @@ bash scripts/build.sh release
 ./build/release/heed_tests
 
 echo "== clang-tidy"
-git ls-files 'core/*.cc' |
+git ls-files 'core/*.cc' 'cli/*.cc' |
   xargs -P "$(nproc)" -n 1 clang-tidy -p build/release --quiet \
     --warnings-as-errors='*' 2>/dev/null
 

@@ -2,6 +2,7 @@
 // bad options, concurrent use.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 #include <thread>
 #include <vector>
@@ -181,6 +182,37 @@ TEST_CASE("masking every head of a layer changes the translation's scores") {
   CHECK(
       Tiny().Translate("A dog runs in the park.", o).sentences[0].best.score ==
       base.sentences[0].best.score);
+}
+
+TEST_CASE("options are checked before any work, for empty input too") {
+  TranslateOptions o = To("de");
+  o.beam_size = 0;
+  CHECK_THROWS_WITH_AS(Tiny().Translate("", o), doctest::Contains("beam size"),
+                       Error);
+  o = To("de");
+  o.repetition_penalty = -1.0f;
+  CHECK_THROWS_WITH_AS(Tiny().Translate(std::vector<std::string>{}, o),
+                       doctest::Contains("repetition penalty"), Error);
+}
+
+TEST_CASE("split and positional encoding through the public API") {
+  const std::string text = "A dog runs.  Two men play.\n";
+  std::string joined;
+  size_t sentences = 0;
+  for (const Segment& s : Translator::Split(text)) {
+    joined += s.text;
+    sentences += s.is_sentence;
+  }
+  CHECK(joined == text);
+  CHECK(sentences == 2);
+  const size_t d = Tiny().config().d_model;
+  const std::vector<float> pe = Tiny().PositionalEncoding(3);
+  REQUIRE(pe.size() == 3 * d);
+  CHECK(pe[0] == 0.0f);  // sin(0)
+  CHECK(pe[1] == 1.0f);  // cos(0)
+  CHECK(pe[d] == doctest::Approx(std::sin(1.0)));
+  CHECK(pe[d + 1] == doctest::Approx(std::cos(1.0)));
+  CHECK_THROWS_AS(Tiny().PositionalEncoding(4097), Error);
 }
 
 TEST_CASE("concurrent translations give the sequential results") {

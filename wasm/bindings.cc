@@ -10,8 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "core/model/positional.h"
-#include "core/text/sentences.h"
 #include "core/translator.h"
 
 namespace {
@@ -119,7 +117,7 @@ val Sentence(const heed::SentenceResult& s) {
 // the input; sentence is false for the whitespace between sentences.
 val SplitSentences(const std::string& text) {
   val out = val::array();
-  for (const heed::Segment& s : heed::SplitSentences(text)) {
+  for (const heed::Segment& s : heed::Translator::Split(text)) {
     val e = val::object();
     e.set("text", s.text);
     e.set("sentence", s.is_sentence);
@@ -169,21 +167,14 @@ class Engine {
   // The sinusoidal encoding the model adds at positions 0..positions-1:
   // Float32Array (positions, d_model), row-major.
   val Positional(unsigned positions) const {
-    constexpr unsigned kMaxPositions = 4096;
-    if (positions > kMaxPositions) {
-      return ErrorResult("positional encoding: at most " +
-                         std::to_string(kMaxPositions) + " positions, not " +
-                         std::to_string(positions));
+    try {
+      val r = val::object();
+      r.set("values", Floats(translator_->PositionalEncoding(positions)));
+      r.set("dims", static_cast<double>(translator_->config().d_model));
+      return r;
+    } catch (const std::exception& e) {
+      return ErrorResult(e.what());
     }
-    const size_t d = translator_->config().d_model;
-    std::vector<float> pe(positions * d);
-    for (size_t p = 0; p < positions; ++p) {
-      heed::PositionalEncoding(p, d, pe.data() + p * d);
-    }
-    val r = val::object();
-    r.set("values", Floats(pe));
-    r.set("dims", static_cast<double>(d));
-    return r;
   }
 
   val Info() const {

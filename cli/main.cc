@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/model_file.h"
 #include "core/model/quantize.h"
 #include "core/translator.h"
 
@@ -217,7 +218,7 @@ int Translate(const std::map<std::string, std::string>& flags) {
 int Info(const std::map<std::string, std::string>& flags) {
   const heed::Translator translator =
       heed::Translator::FromFile(flags.at("--model"));
-  const heed::ModelFile& file = translator.model().file();
+  const heed::ModelFile& file = translator.file();
   std::cout << "file: " << file.source() << " (" << file.size() << " bytes)\n";
   std::cout << "parameters: " << translator.parameters() << "\n";
   std::cout << "languages:";
@@ -242,8 +243,7 @@ int Quantize(const std::map<std::string, std::string>& flags) {
   // Loading first checks that the input is a complete, valid model.
   const heed::Translator translator =
       heed::Translator::FromFile(flags.at("--model"));
-  const std::vector<uint8_t> bytes =
-      heed::QuantizeModel(translator.model().file());
+  const std::vector<uint8_t> bytes = heed::QuantizeModel(translator.file());
   heed::Translator::FromBytes(bytes);  // the result loads
   const std::string& path = flags.at("--out");
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
