@@ -2,7 +2,6 @@
 // uses) and the teacher-forced pass over a whole target (scoring, tests).
 #include <algorithm>
 #include <cstring>
-#include <stdexcept>
 #include <string>
 
 #include "core/error.h"
@@ -12,6 +11,46 @@
 #include "core/ops/softmax.h"
 
 namespace heed {
+namespace {
+
+// Scratch of one decoder pass over `rows` positions: each [rows, d] except
+// hidden [rows, d_ff].
+struct LayerScratch {
+  float *in, *out, *q, *k, *v, *ctx, *hidden;
+};
+
+// One decoder layer over rows positions, x [rows, d] updated in place:
+// masked self-attention, cross-attention, feed-forward, each inside its
+// residual and LayerNorm. The two callers differ only in where the
+// attention reads keys and values, so they pass it in:
+//   self(q, k, v, ctx):  q, k, v [rows, d] of these positions → ctx [rows, d]
+//   cross(q, ctx):       q [rows, d] over the encoder memory → ctx [rows, d]
+template <class Self, class Cross>
+void DecoderLayer(const DecoderLayerWeights& layer, const ModelConfig& c,
+                  float* x, size_t rows, const LayerScratch& s, Self&& self,
+                  Cross&& cross) {
+  const size_t d = c.d_model;
+  Sublayer(layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, x, rows, d, s.in,
+           s.out, [&](const float* h, float* y) {
+             layer.self_attn.q.Apply(h, rows, s.q);
+             layer.self_attn.k.Apply(h, rows, s.k);
+             layer.self_attn.v.Apply(h, rows, s.v);
+             self(s.q, s.k, s.v, s.ctx);
+             layer.self_attn.out.Apply(s.ctx, rows, y);
+           });
+  Sublayer(layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, x, rows, d,
+           s.in, s.out, [&](const float* h, float* y) {
+             layer.cross_attn.q.Apply(h, rows, s.q);
+             cross(s.q, s.ctx);
+             layer.cross_attn.out.Apply(s.ctx, rows, y);
+           });
+  Sublayer(layer.ffn_norm, c.pre_norm, c.layer_norm_eps, x, rows, d, s.in,
+           s.out, [&](const float* h, float* y) {
+             layer.ffn.Apply(h, rows, c.activation, s.hidden, y);
+           });
+}
+
+}  // namespace
 
 DecoderState Model::StartDecoding(const EncoderOutput& enc,
                                   std::vector<size_t> row_sentence,
@@ -21,7 +60,7 @@ DecoderState Model::StartDecoding(const EncoderOutput& enc,
   const ModelConfig& c = config_;
   const size_t d = c.d_model;
   for (size_t b : row_sentence) {
-    if (b >= enc.batch) throw std::invalid_argument("row of no sentence");
+    if (b >= enc.batch) throw Error("decoder: a row reads no sentence");
   }
   DecoderState s;
   s.source = &enc;
@@ -60,12 +99,13 @@ void Model::Step(DecoderState& s, const int* tokens,
   const size_t t = s.step;
   const EncoderOutput& enc = *s.source;
   const size_t S = enc.max_len;
-  if (t >= T) throw std::logic_error("decoder step beyond the cache capacity");
+  if (t >= T) throw Error("decoder: step beyond the cache capacity");
   const size_t R0 = s.max_rows;
 
   for (size_t r = 0; r < R; ++r) {
     if (tokens[r] < 0 || static_cast<size_t>(tokens[r]) >= c.target_vocab) {
-      throw std::invalid_argument("decoder token outside the vocabulary");
+      throw Error("decoder: token " + std::to_string(tokens[r]) +
+                  " outside the target vocabulary");
     }
     Embed(weights_.target_embedding, tokens[r], t, &s.x[r * d],
           s.scores.data());
@@ -73,51 +113,42 @@ void Model::Step(DecoderState& s, const int* tokens,
   HeadControl control;
   control.heads = H;
   control.head_dim = c.head_dim();
+  const LayerScratch scratch{s.tmp.data(),   s.out.data(), s.q.data(),
+                             s.k.data(),     s.v.data(),   s.ctx.data(),
+                             s.hidden.data()};
   for (size_t l = 0; l < L; ++l) {
-    const DecoderLayerWeights& layer = weights_.decoder[l];
     float* cache_k = &s.self_k[l * R0 * T * d];
     float* cache_v = &s.self_v[l * R0 * T * d];
-    Sublayer(layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, s.x.data(), R,
-             d, s.tmp.data(), s.out.data(), [&](const float* h, float* y) {
-               layer.self_attn.q.Apply(h, R, s.q.data());
-               layer.self_attn.k.Apply(h, R, s.k.data());
-               layer.self_attn.v.Apply(h, R, s.v.data());
-               control.disabled =
-                   run.head_mask.Layer(AttentionKind::kDecoder, l, H);
-               control.probs_head_stride = T;
-               for (size_t r = 0; r < R; ++r) {
-                 float* rk = cache_k + r * T * d;
-                 float* rv = cache_v + r * T * d;
-                 std::memcpy(rk + t * d, &s.k[r * d], d * sizeof(float));
-                 std::memcpy(rv + t * d, &s.v[r * d], d * sizeof(float));
-                 control.probs =
-                     s.capture ? &s.self_probs[(r * L + l) * H * T] : nullptr;
-                 AttendQuery(&s.q[r * d], rk, rv, d, t + 1, control,
-                             &s.ctx[r * d], s.scores.data());
-               }
-               layer.self_attn.out.Apply(s.ctx.data(), R, y);
-             });
-    Sublayer(layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, s.x.data(), R,
-             d, s.tmp.data(), s.out.data(), [&](const float* h, float* y) {
-               layer.cross_attn.q.Apply(h, R, s.q.data());
-               control.disabled =
-                   run.head_mask.Layer(AttentionKind::kCross, l, H);
-               control.probs_head_stride = S;
-               for (size_t r = 0; r < R; ++r) {
-                 const size_t b = s.sentence[r];
-                 const size_t off = (l * enc.batch + b) * S * d;
-                 control.probs =
-                     s.capture ? &s.cross_probs[(r * L + l) * H * S] : nullptr;
-                 AttendQuery(&s.q[r * d], &enc.cross_k[off], &enc.cross_v[off],
-                             d, enc.lengths[b], control, &s.ctx[r * d],
-                             s.scores.data());
-               }
-               layer.cross_attn.out.Apply(s.ctx.data(), R, y);
-             });
-    Sublayer(layer.ffn_norm, c.pre_norm, c.layer_norm_eps, s.x.data(), R, d,
-             s.tmp.data(), s.out.data(), [&](const float* h, float* y) {
-               layer.ffn.Apply(h, R, c.activation, s.hidden.data(), y);
-             });
+    // Each row appends its key and value to its cache, then attends over
+    // positions 0..t.
+    auto self = [&](const float* q, const float* k, const float* v,
+                    float* ctx) {
+      control.disabled = run.head_mask.Layer(AttentionKind::kDecoder, l, H);
+      control.probs_head_stride = T;
+      for (size_t r = 0; r < R; ++r) {
+        float* rk = cache_k + r * T * d;
+        float* rv = cache_v + r * T * d;
+        std::memcpy(rk + t * d, &k[r * d], d * sizeof(float));
+        std::memcpy(rv + t * d, &v[r * d], d * sizeof(float));
+        control.probs =
+            s.capture ? &s.self_probs[(r * L + l) * H * T] : nullptr;
+        AttendQuery(&q[r * d], rk, rv, d, t + 1, control, &ctx[r * d],
+                    s.scores.data());
+      }
+    };
+    auto cross = [&](const float* q, float* ctx) {
+      control.disabled = run.head_mask.Layer(AttentionKind::kCross, l, H);
+      control.probs_head_stride = S;
+      for (size_t r = 0; r < R; ++r) {
+        const size_t b = s.sentence[r];
+        const size_t off = (l * enc.batch + b) * S * d;
+        control.probs =
+            s.capture ? &s.cross_probs[(r * L + l) * H * S] : nullptr;
+        AttendQuery(&q[r * d], &enc.cross_k[off], &enc.cross_v[off], d,
+                    enc.lengths[b], control, &ctx[r * d], s.scores.data());
+      }
+    };
+    DecoderLayer(weights_.decoder[l], c, s.x.data(), R, scratch, self, cross);
   }
   Project(s.x.data(), R, s.log_probs.data());
   ++s.step;
@@ -139,11 +170,11 @@ void Model::Reorder(DecoderState& s, const std::vector<size_t>& parents) const {
   const size_t L = config_.decoder_layers;
   const size_t T = s.capacity;
   const size_t R0 = s.max_rows;
-  if (parents.size() > R0) throw std::logic_error("reorder: too many rows");
+  if (parents.size() > R0) throw Error("reorder: too many rows");
   const size_t used = s.step * d;  // floats per row that hold positions
   size_t moved = 0;
   for (size_t i = 0; i < parents.size(); ++i) {
-    if (parents[i] >= s.rows) throw std::logic_error("reorder: no such row");
+    if (parents[i] >= s.rows) throw Error("reorder: no such row");
     moved += parents[i] != i;
   }
   auto copy = [&](Buffer& to_k, Buffer& to_v, size_t to, const Buffer& from_k,
@@ -217,39 +248,30 @@ std::vector<float> Model::ForcedLogProbs(
   HeadControl control;
   control.heads = H;
   control.head_dim = c.head_dim();
+  const LayerScratch layer_scratch{in.data(),    out.data(), q.data(),
+                                   k.data(),     v.data(),   ctx.data(),
+                                   hidden.data()};
   for (size_t l = 0; l < L; ++l) {
-    const DecoderLayerWeights& layer = weights_.decoder[l];
-    Sublayer(
-        layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, x.data(), T, d,
-        in.data(), out.data(), [&](const float* h, float* y) {
-          layer.self_attn.q.Apply(h, T, q.data());
-          layer.self_attn.k.Apply(h, T, k.data());
-          layer.self_attn.v.Apply(h, T, v.data());
-          control.disabled = run.head_mask.Layer(AttentionKind::kDecoder, l, H);
-          control.probs = capture ? &(*self_probs)[l * H * T * T] : nullptr;
-          CausalSelfAttention(q.data(), k.data(), v.data(), d, T, control,
-                              ctx.data(), scratch.data());
-          layer.self_attn.out.Apply(ctx.data(), T, y);
-        });
-    Sublayer(layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, x.data(), T,
-             d, in.data(), out.data(), [&](const float* h, float* y) {
-               layer.cross_attn.q.Apply(h, T, q.data());
-               control.disabled =
-                   run.head_mask.Layer(AttentionKind::kCross, l, H);
-               control.probs_head_stride = T * len;
-               const size_t off = (l * enc.batch + b) * S * d;
-               for (size_t i = 0; i < T; ++i) {
-                 control.probs =
-                     capture ? &(*cross_probs)[(l * H * T + i) * len] : nullptr;
-                 AttendQuery(&q[i * d], &enc.cross_k[off], &enc.cross_v[off], d,
-                             len, control, &ctx[i * d], scratch.data());
-               }
-               layer.cross_attn.out.Apply(ctx.data(), T, y);
-             });
-    Sublayer(layer.ffn_norm, c.pre_norm, c.layer_norm_eps, x.data(), T, d,
-             in.data(), out.data(), [&](const float* h, float* y) {
-               layer.ffn.Apply(h, T, c.activation, hidden.data(), y);
-             });
+    // Every position attends over positions 0..i of the whole target.
+    auto self = [&](const float* qs, const float* ks, const float* vs,
+                    float* ctxs) {
+      control.disabled = run.head_mask.Layer(AttentionKind::kDecoder, l, H);
+      control.probs = capture ? &(*self_probs)[l * H * T * T] : nullptr;
+      CausalSelfAttention(qs, ks, vs, d, T, control, ctxs, scratch.data());
+    };
+    auto cross = [&](const float* qs, float* ctxs) {
+      control.disabled = run.head_mask.Layer(AttentionKind::kCross, l, H);
+      control.probs_head_stride = T * len;
+      const size_t off = (l * enc.batch + b) * S * d;
+      for (size_t i = 0; i < T; ++i) {
+        control.probs =
+            capture ? &(*cross_probs)[(l * H * T + i) * len] : nullptr;
+        AttendQuery(&qs[i * d], &enc.cross_k[off], &enc.cross_v[off], d, len,
+                    control, &ctxs[i * d], scratch.data());
+      }
+    };
+    DecoderLayer(weights_.decoder[l], c, x.data(), T, layer_scratch, self,
+                 cross);
   }
   std::vector<float> log_probs(T * c.target_vocab);
   Project(x.data(), T, log_probs.data());
