@@ -44,7 +44,7 @@ std::vector<NBest> BeamSearch(const Model& model, const EncoderOutput& enc,
   std::iota(rows.begin(), rows.end(), 0);
   DecoderState state = model.StartDecoding(enc, rows, capacity, run, B * K);
 
-  History history(c, run.capture_attention);
+  History history(model, run.capture_attention);
   std::vector<int> row_node(B, -1);
   std::vector<float> row_log_prob(B, 0.0f);
   std::vector<int> tokens(B, c.bos_id);

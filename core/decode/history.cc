@@ -30,19 +30,15 @@ int History::Add(int parent, int token, float log_prob,
   node.log_prob = log_prob;
   node.length = parent < 0 ? 1 : nodes_[parent].length + 1;
   if (capture_) {
-    const size_t t = state.step;  // positions seen by the step
-    const size_t T = state.capacity;
-    const size_t S = state.source->max_len;
-    const size_t len = state.source->lengths[state.sentence[row]];
-    node.self.resize(layers_ * heads_ * t);
-    node.cross.resize(layers_ * heads_ * len);
+    const StepAttention a = model_.LastStepAttention(state, row);
+    node.self.resize(layers_ * heads_ * a.self_len);
+    node.cross.resize(layers_ * heads_ * a.cross_len);
     for (size_t lh = 0; lh < layers_ * heads_; ++lh) {
-      const float* self =
-          state.self_probs.data() + (row * layers_ * heads_ + lh) * T;
-      std::copy(self, self + t, node.self.data() + lh * t);
-      const float* cross =
-          state.cross_probs.data() + (row * layers_ * heads_ + lh) * S;
-      std::copy(cross, cross + len, node.cross.data() + lh * len);
+      const float* self = a.self + lh * a.self_stride;
+      std::copy(self, self + a.self_len, node.self.data() + lh * a.self_len);
+      const float* cross = a.cross + lh * a.cross_stride;
+      std::copy(cross, cross + a.cross_len,
+                node.cross.data() + lh * a.cross_len);
     }
     TopK(&state.log_probs[row * vocab_], vocab_, kAlternatives, -1,
          &node.alternatives);

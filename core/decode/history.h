@@ -19,10 +19,11 @@ void TopK(const float* x, size_t n, size_t k, int exclude,
 
 class History {
  public:
-  History(const ModelConfig& config, bool capture)
-      : layers_(config.decoder_layers),
-        heads_(config.heads),
-        vocab_(config.target_vocab),
+  History(const Model& model, bool capture)
+      : model_(model),
+        layers_(model.config().decoder_layers),
+        heads_(model.config().heads),
+        vocab_(model.config().target_vocab),
         capture_(capture) {}
 
   // Records token (cumulative log-prob `log_prob`) after `parent` (or -1),
@@ -49,6 +50,7 @@ class History {
     std::vector<float> cross;  // (layers, heads, source length)
     std::vector<Candidate> alternatives;
   };
+  const Model& model_;
   size_t layers_;
   size_t heads_;
   size_t vocab_;

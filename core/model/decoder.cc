@@ -154,6 +154,24 @@ void Model::Step(DecoderState& s, const int* tokens,
   ++s.step;
 }
 
+StepAttention Model::LastStepAttention(const DecoderState& s,
+                                       size_t row) const {
+  if (!s.capture || row >= s.rows) {
+    throw Error("decoder: no captured attention for row " +
+                std::to_string(row));
+  }
+  const size_t LH = config_.decoder_layers * config_.heads;
+  const size_t S = s.source->max_len;
+  StepAttention a;
+  a.self = s.self_probs.data() + row * LH * s.capacity;
+  a.self_stride = s.capacity;
+  a.self_len = s.step;
+  a.cross = s.cross_probs.data() + row * LH * S;
+  a.cross_stride = S;
+  a.cross_len = s.source->lengths[s.sentence[row]];
+  return a;
+}
+
 void Model::Project(float* x, size_t rows, float* log_probs) const {
   const ModelConfig& c = config_;
   if (c.pre_norm) {

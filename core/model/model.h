@@ -28,21 +28,36 @@ struct EncoderOutput {
   std::vector<std::vector<float>> attention;
 };
 
-// Decoder state for R hypotheses ("rows") that advance in lockstep.
-struct DecoderState {
+// What one row attended to in the last decoder step, per layer and head:
+// block lh = layer · heads + head starts at self + lh · self_stride (and
+// cross + lh · cross_stride) and holds self_len (cross_len) probabilities.
+struct StepAttention {
+  const float* self = nullptr;  // over decoder inputs 0..step-1
+  size_t self_stride = 0, self_len = 0;
+  const float* cross = nullptr;  // over the row's source tokens
+  size_t cross_stride = 0, cross_len = 0;
+};
+
+// Decoder state for R hypotheses ("rows") that advance in lockstep. Searches
+// read the public fields; the caches and scratch belong to the model.
+class DecoderState {
+ public:
   const EncoderOutput* source = nullptr;  // the memory the rows attend to
   size_t rows = 0;                        // R
   size_t capacity = 0;                    // most steps the cache holds (T)
   size_t step = 0;                        // positions fed so far
-  bool capture = false;                   // keep this step's probabilities
   std::vector<size_t> sentence;           // (R): source sentence of each row
-  size_t max_rows = 0;                    // R0: rows the buffers hold
+  Buffer log_probs;                       // (R, target_vocab) of the last step
+
+ private:
+  friend class Model;
+  bool capture = false;  // keep this step's probabilities
+  size_t max_rows = 0;   // R0: rows the buffers hold
   // Buffers hold unspecified values until written: only positions fed so
   // far (and rows in use) are valid.
   Buffer self_k;            // (decoder_layers, R0, T, d): cached keys
   Buffer self_v;            // (decoder_layers, R0, T, d): cached values
   Buffer spare_k, spare_v;  // reorder buffers, same shape
-  Buffer log_probs;         // (R, target_vocab) of the last step
   // Probabilities of the last step when captured:
   Buffer self_probs;   // (R, decoder_layers, heads, T), of which the first
                        // `step` of each T are valid
@@ -78,6 +93,10 @@ class Model {
   // Feeds tokens [R] at position state.step; fills state.log_probs.
   void Step(DecoderState& state, const int* tokens,
             const RunOptions& run) const;
+
+  // What row `row` attended to in the last step; throws heed::Error unless
+  // the state was started with attention capture.
+  StepAttention LastStepAttention(const DecoderState& state, size_t row) const;
 
   // Keeps rows `parents`: new row i continues old row parents[i] (the cache
   // is copied, so a parent may appear more than once, or not at all). At
