@@ -26,112 +26,159 @@ struct Finished {
   int node;
 };
 
+// The rows that go on to the next step, in the order of the decoder state.
+struct Rows {
+  std::vector<size_t> parents;   // the row each continues
+  std::vector<int> tokens;       // its next input
+  std::vector<int> nodes;        // its last history node
+  std::vector<float> log_probs;  // its cumulative log-prob
+
+  void clear() { resize(0); }
+  void resize(size_t n) {
+    parents.resize(n);
+    tokens.resize(n);
+    nodes.resize(n);
+    log_probs.resize(n);
+  }
+};
+
+// Beam search over the batch of one encoder output.
+class Beams {
+ public:
+  Beams(const Model& model, const EncoderOutput& enc,
+        const DecodingOptions& options, const RunOptions& run)
+      : model_(model),
+        c_(model.config()),
+        enc_(enc),
+        options_(options),
+        run_(run),
+        K_(options.beam_size),
+        history_(model, run.capture_attention),
+        finished_(enc.batch),
+        penalize_(PenalizesRepeats(options)) {
+    limit_ = TargetLimits(enc, options, &capacity_);
+    // One row per sentence at first; room for K per sentence.
+    std::vector<size_t> rows(enc.batch);
+    std::iota(rows.begin(), rows.end(), 0);
+    state_ = model.StartDecoding(enc, rows, capacity_, run, enc.batch * K_);
+    alive_.nodes.assign(enc.batch, -1);
+    alive_.log_probs.assign(enc.batch, 0.0f);
+    alive_.tokens.assign(enc.batch, c_.bos_id);
+  }
+
+  std::vector<NBest> Run() {
+    while (state_.rows > 0) {
+      model_.Step(state_, alive_.tokens.data(), run_);
+      next_.clear();
+      for (size_t r = 0; r < state_.rows;) {
+        const size_t b = state_.sentence[r];
+        size_t end = r;
+        while (end < state_.rows && state_.sentence[end] == b) ++end;
+        Expand(r, end);
+        Select(b);
+        r = end;
+      }
+      model_.Reorder(state_, next_.parents);
+      std::swap(alive_, next_);
+    }
+    return Results();
+  }
+
+ private:
+  // Every row of [first, end) proposes its 2·K best tokens (after the rules
+  // against repetition); best first.
+  void Expand(size_t first, size_t end) {
+    expansions_.clear();
+    for (size_t row = first; row < end; ++row) {
+      float* log_probs = &state_.log_probs[row * c_.target_vocab];
+      if (penalize_) {
+        history_.Tokens(alive_.nodes[row], &produced_);
+        PenalizeRepeats(produced_, options_, log_probs, c_.target_vocab);
+      }
+      TopK(log_probs, c_.target_vocab, 2 * K_, c_.pad_id, &top_);
+      for (const Candidate& cand : top_) {
+        if (std::isinf(cand.log_prob)) continue;  // banned
+        expansions_.push_back(
+            Expansion{alive_.log_probs[row] + cand.log_prob, row, cand.token});
+      }
+    }
+    std::stable_sort(expansions_.begin(), expansions_.end(),
+                     [](const Expansion& x, const Expansion& y) {
+                       return x.log_prob > y.log_prob;
+                     });
+  }
+
+  // Sentence b keeps the best K expansions that do not end; one that ends
+  // within the first K finishes a hypothesis. The sentence is done once K
+  // have finished or it reaches its length limit.
+  void Select(size_t b) {
+    const size_t length = state_.step;  // tokens per hypothesis after it
+    const bool at_limit = length >= limit_[b];
+    const float penalty = LengthPenalty(length, options_.length_penalty);
+    const size_t alive_begin = next_.parents.size();
+    size_t kept = 0;
+    for (size_t i = 0; i < expansions_.size() && kept < K_; ++i) {
+      const Expansion& e = expansions_[i];
+      const bool ends = e.token == c_.eos_id;
+      if (ends && i >= K_) continue;
+      const int node =
+          history_.Add(alive_.nodes[e.row], e.token, e.log_prob, state_, e.row);
+      if (ends || at_limit) {
+        finished_[b].push_back(Finished{e.log_prob / penalty, node});
+        if (!ends) ++kept;
+        continue;
+      }
+      next_.parents.push_back(e.row);
+      next_.tokens.push_back(e.token);
+      next_.nodes.push_back(node);
+      next_.log_probs.push_back(e.log_prob);
+      ++kept;
+    }
+    if (at_limit || finished_[b].size() >= K_) next_.resize(alive_begin);
+  }
+
+  std::vector<NBest> Results() const {
+    std::vector<NBest> results(enc_.batch);
+    for (size_t b = 0; b < enc_.batch; ++b) {
+      std::vector<Finished> done = finished_[b];
+      std::stable_sort(done.begin(), done.end(),
+                       [](const Finished& x, const Finished& y) {
+                         return x.score > y.score;
+                       });
+      for (size_t i = 0; i < done.size() && i < options_.nbest; ++i) {
+        results[b].push_back(
+            history_.Backtrack(done[i].node, done[i].score, enc_.lengths[b]));
+      }
+    }
+    return results;
+  }
+
+  const Model& model_;
+  const ModelConfig& c_;
+  const EncoderOutput& enc_;
+  const DecodingOptions& options_;
+  const RunOptions& run_;
+  const size_t K_;
+  size_t capacity_ = 0;
+  std::vector<size_t> limit_;  // (B): most tokens per sentence
+  DecoderState state_;
+  History history_;
+  std::vector<std::vector<Finished>> finished_;  // (B)
+  Rows alive_, next_;
+  const bool penalize_;
+  // Buffers reused by every step.
+  std::vector<Candidate> top_;
+  std::vector<Expansion> expansions_;
+  std::vector<int> produced_;
+};
+
 }  // namespace
 
 std::vector<NBest> BeamSearch(const Model& model, const EncoderOutput& enc,
                               const DecodingOptions& options,
                               const RunOptions& run) {
-  const ModelConfig& c = model.config();
-  const size_t B = enc.batch;
-  const size_t K = options.beam_size;
-  std::vector<NBest> results(B);
-  if (B == 0) return results;
-  size_t capacity = 0;
-  const std::vector<size_t> limit = TargetLimits(enc, options, &capacity);
-
-  // One row per sentence at first; room for K per sentence.
-  std::vector<size_t> rows(B);
-  std::iota(rows.begin(), rows.end(), 0);
-  DecoderState state = model.StartDecoding(enc, rows, capacity, run, B * K);
-
-  History history(model, run.capture_attention);
-  std::vector<int> row_node(B, -1);
-  std::vector<float> row_log_prob(B, 0.0f);
-  std::vector<int> tokens(B, c.bos_id);
-  std::vector<std::vector<Finished>> finished(B);
-  // Buffers reused by every step.
-  std::vector<Candidate> top;
-  std::vector<Expansion> expansions;
-  std::vector<size_t> parents;
-  std::vector<int> next_tokens, next_nodes;
-  std::vector<float> next_log_probs;
-  std::vector<int> produced;
-  const bool penalize = PenalizesRepeats(options);
-
-  while (state.rows > 0) {
-    model.Step(state, tokens.data(), run);
-    const size_t length = state.step;  // tokens per hypothesis after this step
-    parents.clear();
-    next_tokens.clear();
-    next_nodes.clear();
-    next_log_probs.clear();
-    for (size_t r = 0; r < state.rows;) {
-      const size_t b = state.sentence[r];
-      size_t end = r;
-      while (end < state.rows && state.sentence[end] == b) ++end;
-      expansions.clear();
-      for (size_t row = r; row < end; ++row) {
-        float* log_probs = &state.log_probs[row * c.target_vocab];
-        if (penalize) {
-          history.Tokens(row_node[row], &produced);
-          PenalizeRepeats(produced, options, log_probs, c.target_vocab);
-        }
-        TopK(log_probs, c.target_vocab, 2 * K, c.pad_id, &top);
-        for (const Candidate& cand : top) {
-          if (std::isinf(cand.log_prob)) continue;  // banned
-          expansions.push_back(
-              Expansion{row_log_prob[row] + cand.log_prob, row, cand.token});
-        }
-      }
-      std::stable_sort(expansions.begin(), expansions.end(),
-                       [](const Expansion& x, const Expansion& y) {
-                         return x.log_prob > y.log_prob;
-                       });
-      const bool at_limit = length >= limit[b];
-      const float penalty = LengthPenalty(length, options.length_penalty);
-      size_t kept = 0;
-      const size_t alive_begin = parents.size();
-      for (size_t i = 0; i < expansions.size() && kept < K; ++i) {
-        const Expansion& e = expansions[i];
-        const bool ends = e.token == c.eos_id;
-        if (ends && i >= K) continue;
-        const int node =
-            history.Add(row_node[e.row], e.token, e.log_prob, state, e.row);
-        if (ends || at_limit) {
-          finished[b].push_back(Finished{e.log_prob / penalty, node});
-          if (!ends) ++kept;
-          continue;
-        }
-        parents.push_back(e.row);
-        next_tokens.push_back(e.token);
-        next_nodes.push_back(node);
-        next_log_probs.push_back(e.log_prob);
-        ++kept;
-      }
-      if (at_limit || finished[b].size() >= K) {  // this sentence is done
-        parents.resize(alive_begin);
-        next_tokens.resize(alive_begin);
-        next_nodes.resize(alive_begin);
-        next_log_probs.resize(alive_begin);
-      }
-      r = end;
-    }
-    model.Reorder(state, parents);
-    tokens.swap(next_tokens);
-    row_node.swap(next_nodes);
-    row_log_prob.swap(next_log_probs);
-  }
-
-  for (size_t b = 0; b < B; ++b) {
-    std::stable_sort(
-        finished[b].begin(), finished[b].end(),
-        [](const Finished& x, const Finished& y) { return x.score > y.score; });
-    for (size_t i = 0; i < finished[b].size() && i < options.nbest; ++i) {
-      results[b].push_back(history.Backtrack(
-          finished[b][i].node, finished[b][i].score, enc.lengths[b]));
-    }
-  }
-  return results;
+  if (enc.batch == 0) return std::vector<NBest>();
+  return Beams(model, enc, options, run).Run();
 }
 
 }  // namespace heed
