@@ -126,35 +126,36 @@ nlohmann::json AttentionJson(const heed::Result& r) {
   return {{"text", r.text}, {"sentences", sentences}};
 }
 
-int Translate(const std::map<std::string, std::string>& flags) {
+// The translate command's options from its flags (unset flags keep the
+// library's defaults).
+heed::TranslateOptions ReadOptions(
+    const std::map<std::string, std::string>& flags) {
   heed::TranslateOptions options;
+  auto set_size = [&flags](const char* name, size_t* field) {
+    auto it = flags.find(name);
+    if (it != flags.end()) *field = ToSize(name, it->second);
+  };
+  auto set_float = [&flags](const char* name, float* field) {
+    auto it = flags.find(name);
+    if (it != flags.end()) *field = ToFloat(name, it->second);
+  };
+  if (flags.count("--to") != 0) options.to = flags.at("--to");
+  set_size("--beam", &options.beam_size);
+  set_size("--nbest", &options.nbest);
+  set_float("--length-penalty", &options.length_penalty);
+  set_size("--no-repeat-ngram-size", &options.no_repeat_ngram_size);
+  set_float("--repetition-penalty", &options.repetition_penalty);
+  set_size("--threads", &options.threads);
+  set_size("--max-batch", &options.max_batch);
+  return options;
+}
+
+int Translate(const std::map<std::string, std::string>& flags) {
+  heed::TranslateOptions options = ReadOptions(flags);
   auto get = [&flags](const char* name) {
     auto it = flags.find(name);
     return it == flags.end() ? std::string() : it->second;
   };
-  if (!get("--to").empty()) options.to = get("--to");
-  if (!get("--beam").empty())
-    options.beam_size = ToSize("--beam", get("--beam"));
-  if (!get("--nbest").empty())
-    options.nbest = ToSize("--nbest", get("--nbest"));
-  if (!get("--length-penalty").empty()) {
-    options.length_penalty =
-        ToFloat("--length-penalty", get("--length-penalty"));
-  }
-  if (!get("--no-repeat-ngram-size").empty()) {
-    options.no_repeat_ngram_size =
-        ToSize("--no-repeat-ngram-size", get("--no-repeat-ngram-size"));
-  }
-  if (!get("--repetition-penalty").empty()) {
-    options.repetition_penalty =
-        ToFloat("--repetition-penalty", get("--repetition-penalty"));
-  }
-  if (!get("--threads").empty()) {
-    options.threads = ToSize("--threads", get("--threads"));
-  }
-  if (!get("--max-batch").empty()) {
-    options.max_batch = ToSize("--max-batch", get("--max-batch"));
-  }
   const std::string attention_path = get("--attention-json");
   options.attention = !attention_path.empty();
 
