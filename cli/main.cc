@@ -126,6 +126,13 @@ nlohmann::json AttentionJson(const heed::Result& r) {
   return {{"text", r.text}, {"sentences", sentences}};
 }
 
+// Flushes `out` and throws unless everything written to it so far arrived
+// (a full disk, a closed stdout).
+void CheckWritten(std::ostream& out, const std::string& what) {
+  out.flush();
+  if (!out) throw heed::Error("cannot write " + what);
+}
+
 // The translate command's options from its flags (unset flags keep the
 // library's defaults).
 heed::TranslateOptions ReadOptions(
@@ -202,7 +209,9 @@ int Translate(const std::map<std::string, std::string>& flags) {
       }
       ++index;
     }
-    std::cout.flush();
+    CheckWritten(std::cout, "the translation to standard output");
+    if (options.attention)
+      CheckWritten(attention_file, "'" + attention_path + "'");
     lines.clear();
   };
   std::string line;
@@ -212,7 +221,10 @@ int Translate(const std::map<std::string, std::string>& flags) {
     if (lines.size() == kBlock) flush();
   }
   flush();
-  if (options.attention) attention_file << "\n]\n";
+  if (options.attention) {
+    attention_file << "\n]\n";
+    CheckWritten(attention_file, "'" + attention_path + "'");
+  }
   return 0;
 }
 
@@ -236,6 +248,7 @@ int Info(const std::map<std::string, std::string>& flags) {
     std::cout << "  " << t.name << "  " << heed::DTypeName(t.dtype) << "  ["
               << shape << "]  " << t.bytes << " bytes\n";
   }
+  CheckWritten(std::cout, "to standard output");
   return 0;
 }
 
@@ -253,6 +266,7 @@ int Quantize(const std::map<std::string, std::string>& flags) {
   out.close();
   if (!out) throw std::runtime_error("cannot write '" + path + "'");
   std::cout << "wrote " << path << " (" << bytes.size() << " bytes)\n";
+  CheckWritten(std::cout, "to standard output");
   return 0;
 }
 

@@ -34,6 +34,15 @@ expect "no-repeat n-gram size keeps n-grams unique" 0 'ok' -- \
   bash -c "'$heed' translate --model '$model' --to de --no-repeat-ngram-size 2 --repetition-penalty 1.2 <'$tmp/in.txt' | wc -l | grep -qx 3 && echo ok"
 expect "bad repetition penalty" 1 'repetition penalty must be in' -- \
   bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --repetition-penalty 0"
+expect "translation to a full disk fails" 1 'cannot write the translation' -- \
+  bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de >/dev/full"
+expect "attention JSON to a full disk fails" 1 "cannot write '/dev/full'" -- \
+  bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --attention-json /dev/full"
+expect "info to a closed stdout fails" 1 'cannot write' -- \
+  bash -c "'$heed' info --model '$model' >&-"
+mkfifo "$tmp/fifo"
+expect "a FIFO is not a model" 1 'not a regular file' -- \
+  timeout 10 "$heed" info --model "$tmp/fifo"
 expect "info" 0 'tensors:' -- "$heed" info --model "$model"
 expect "no command" 2 'usage' -- "$heed"
 expect "unknown option" 2 "unknown option '--bogus'" -- "$heed" translate --bogus 1
