@@ -174,6 +174,30 @@ Work MakeUnits(const std::vector<std::string>& texts, const Plan& plan,
   return work;
 }
 
+// Refuses a request whose attention maps could exceed the limit: each unit
+// of S source tokens may produce T = MaxTargetLength(S) target tokens and
+// keeps (encoder) L·H·S² + (decoder) L·H·T² + (cross) L·H·T·S floats.
+void CheckAttentionSize(const ModelConfig& c, const std::vector<Unit>& units,
+                        const TranslateOptions& options) {
+  double bytes = 0;
+  for (const Unit& u : units) {
+    const double S = static_cast<double>(u.ids.size());
+    const double T =
+        static_cast<double>(MaxTargetLength(u.ids.size(), options));
+    const double heads = static_cast<double>(c.heads);
+    bytes += sizeof(float) * heads *
+             (c.encoder_layers * S * S + c.decoder_layers * (T * T + T * S));
+  }
+  if (bytes > static_cast<double>(options.max_attention_bytes)) {
+    throw Error("attention maps for this text could take " +
+                std::to_string(static_cast<size_t>(bytes / (1 << 20))) +
+                " MiB, over the limit of " +
+                std::to_string(options.max_attention_bytes >> 20) +
+                " MiB (max_attention_bytes): translate it in smaller pieces, "
+                "without attention, or raise the limit");
+  }
+}
+
 // Units [first, last) encoded and searched together.
 struct Batch {
   size_t first = 0, last = 0;
@@ -378,6 +402,7 @@ std::vector<Result> Translator::Translate(
   const auto t0 = Clock::now();
   const Plan plan = PlanRequest(config(), impl_->source, options);
   const Work work = MakeUnits(texts, plan, impl_->source, config().eos_id);
+  if (options.attention) CheckAttentionSize(config(), work.units, options);
   const auto t1 = Clock::now();
 
   std::vector<Result> results(texts.size());

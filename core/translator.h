@@ -47,6 +47,11 @@ struct TranslateOptions : DecodingOptions {
   size_t max_sentence_tokens = 256;   // longer sentences are translated in
                                       // pieces of at most this many tokens
   size_t max_batch = 32;              // sentences decoded together
+  size_t max_attention_bytes =
+      size_t{256} << 20;  // with attention: the
+                          // most the maps of one call may take (counted at the
+                          // longest possible translation); a larger request
+                          // throws heed::Error before decoding
   size_t threads = 1;  // batches decoded at once, one per thread (native
                        // builds; the result does not depend on it)
 };

@@ -195,6 +195,20 @@ TEST_CASE("options are checked before any work, for empty input too") {
                        doctest::Contains("repetition penalty"), Error);
 }
 
+TEST_CASE("attention for a huge text is refused up front, with the limit") {
+  std::string text;
+  for (int i = 0; i < 3000; ++i) text += "dog ";
+  TranslateOptions o = To("de");
+  o.attention = true;
+  o.max_attention_bytes = 16 << 20;
+  CHECK_THROWS_WITH_AS(Tiny().Translate(text, o),
+                       doctest::Contains("max_attention_bytes"), Error);
+  o.attention = false;  // the limit applies only to attention
+  CHECK_FALSE(Tiny().Translate("A dog runs.", o).text.empty());
+  o.attention = true;
+  CHECK(Tiny().Translate("A dog runs.", o).sentences.at(0).attention.heads > 0);
+}
+
 TEST_CASE("split and positional encoding through the public API") {
   const std::string text = "A dog runs.  Two men play.\n";
   std::string joined;

@@ -51,6 +51,13 @@ heed::TranslateOptions ReadOptions(const val& o) {
   }
   if (has("attention")) options.attention = o["attention"].as<bool>();
   if (has("maxBatch")) options.max_batch = o["maxBatch"].as<unsigned>();
+  if (has("maxAttentionBytes")) {
+    const double bytes = o["maxAttentionBytes"].as<double>();
+    if (!(bytes >= 0 && bytes <= 4294967295.0)) {
+      throw heed::Error("maxAttentionBytes must be in [0, 2^32)");
+    }
+    options.max_attention_bytes = static_cast<size_t>(bytes);
+  }
   if (has("maxSentenceTokens")) {
     options.max_sentence_tokens = o["maxSentenceTokens"].as<unsigned>();
   }

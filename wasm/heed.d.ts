@@ -34,6 +34,8 @@ export interface TranslateOptions {
   maxSentenceTokens?: number;
   /** Sentences decoded together (default 32). */
   maxBatch?: number;
+  /** With attention: the most bytes the maps of one call may take (default 256 MiB); a larger request is refused before decoding. */
+  maxAttentionBytes?: number;
   /** Cancels the request if it has not started yet (AbortError). */
   signal?: AbortSignal;
 }
