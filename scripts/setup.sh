@@ -16,7 +16,8 @@ command -v node >/dev/null || packages+=(nodejs)
 command -v npm >/dev/null || packages+=(npm)
 if [[ "${1:-}" == "--recipe" ]]; then  # training and reference fixtures
   packages+=(python3-torch python3-numpy python3-sentencepiece
-             libopenblas0-pthread)
+             libopenblas0-pthread
+             trans-de-en)
 fi
 
 missing=()

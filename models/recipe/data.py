@@ -1,12 +1,17 @@
 """Training and held-out data from ../shared/data (see its README).
 
 Held out, never trained on: Multi30k val and every test split, every
-Tatoeba test version, newstest2014 and newstest2018-2020. Every training
+Tatoeba test version, newstest2014 and newstest2018-2020, the everyday set
+(models/eval/everyday.*) and the Ding dev slice. Every training
 pair whose source or target occurs in a held-out set (after whitespace
 normalisation) is removed.
 """
 import gzip
 import os
+import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 DATA = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..",
                                      "..", "shared", "data"))
@@ -56,31 +61,89 @@ def held_out_strings():
     for name in HELD_OUT_TESTS:
         for side in testset(name):
             seen.update(norm(s) for s in side)
+    for side in everyday():
+        seen.update(norm(s) for s in side)
     seen.discard("")
     return seen
 
 
-def training_pairs():
-    """[(en, de)] from Multi30k train, the Anki pairs and the training news
-    sets, without any pair that touches a held-out set. Returns the pairs
-    and a count of what was removed."""
-    pairs = list(zip(*multi30k("train")))
+def everyday():
+    """(en lines, de lines): models/eval/everyday.{en,de}, written for heed
+    (everyday sentences with our own reference translations)."""
+    base = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "eval", "everyday")
+    return _lines(base + ".en"), _lines(base + ".de")
+
+
+def anki():
+    pairs = []
     with open(os.path.join(DATA, "tatoeba", "anki-eng-deu-50k.tsv"),
               encoding="utf-8") as f:
         for line in f:
             parts = line.rstrip("\n").split("\t")
             if len(parts) >= 2:
                 pairs.append((parts[0], parts[1]))
+    return pairs
+
+
+def ding_pairs(words):
+    """The Ding dictionary's example sentences and phrases (all but the dev
+    slice) and its first `words` single-word entries in a fixed random
+    order: a lexicon teaches vocabulary, too much of it makes the model
+    terse."""
+    import ding
+    rng = random.Random(7)
+    found = ding.pairs()
+    text = [(en, de) for en, de, k in found
+            if k != "word" and not ding.is_dev(en)]
+    single = [(en, de) for en, de, k in found if k == "word"]
+    rng.shuffle(single)
+    return text + single[:words]
+
+
+def ding_dev(limit=1000):
+    """(en lines, de lines): the held-out slice of Ding's sentences."""
+    import ding
+    dev = [(en, de) for en, de, k in ding.pairs()
+           if k == "sentence" and ding.is_dev(en)][:limit]
+    return [en for en, _ in dev], [de for _, de in dev]
+
+
+def training_sources(ding_words=30000):
+    """name -> (pairs, times each pair is repeated per epoch)."""
+    news = []
     for name in TRAIN_NEWS:
-        pairs.extend(zip(*testset("deu-eng/" + name)))
+        news.extend(zip(*testset("deu-eng/" + name)))
+    sources = {"multi30k": (list(zip(*multi30k("train"))), 2),
+               "anki": (anki(), 2), "news": (news, 1)}
+    if os.path.exists("/usr/share/trans/de-en"):
+        sources["ding"] = (ding_pairs(ding_words), 1)
+    return sources
+
+
+def training_pairs(ding_words=30000):
+    """[(en, de)] from every source, repeated by its weight, without any
+    pair that touches a held-out set or the Ding dev slice, deduplicated
+    within each source, with a length-ratio filter. Returns the pairs and
+    per-source counts (raw, kept)."""
     held = held_out_strings()
-    kept, removed = [], 0
-    for en, de in pairs:
-        en, de = norm(en), norm(de)
-        if not en or not de:
-            continue
-        if en in held or de in held:
-            removed += 1
-            continue
-        kept.append((en, de))
-    return kept, removed
+    for side in ding_dev() if os.path.exists("/usr/share/trans/de-en") \
+            else ():
+        held.update(norm(s) for s in side)
+    kept, counts = [], {}
+    for name, (pairs, repeat) in training_sources(ding_words).items():
+        seen, mine = set(), []
+        for en, de in pairs:
+            en, de = norm(en), norm(de)
+            if not en or not de or (en, de) in seen:
+                continue
+            if en in held or de in held:
+                continue
+            if not (1 / 3 <= (len(en) + 5) / (len(de) + 5) <= 3):
+                continue
+            seen.add((en, de))
+            mine.append((en, de))
+        counts[name] = {"raw": len(pairs), "kept": len(mine),
+                        "repeat": repeat}
+        kept.extend(mine * repeat)
+    return kept, counts

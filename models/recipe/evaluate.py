@@ -30,13 +30,14 @@ SETS = [
     ("tatoeba-test-v2021-08-07",
      lambda: data.testset("deu-eng/tatoeba-test-v2021-08-07")),
     ("newstest2014", lambda: data.testset("deu-eng/newstest2014")),
+    ("everyday", lambda: data.everyday()),
 ]
 
 
-def translate(heed, model, lines, to, beam):
+def translate(heed, model, lines, to, beam, extra_flags=()):
     t0 = time.time()
     out = subprocess.run([heed, "translate", "--model", model, "--to", to,
-                          "--beam", str(beam)],
+                          "--beam", str(beam), *extra_flags],
                          input="\n".join(lines) + "\n", capture_output=True,
                          text=True, check=True).stdout.split("\n")[:len(lines)]
     return out, time.time() - t0
@@ -56,7 +57,10 @@ def parity(heed, model, lines, to, out_dir):
     sp = spm.SentencePieceProcessor(
         model_proto=bytes(tensors["tokenizer.source"]))
     tag = sp.piece_to_id(config["target_tags"][to])
-    theirs, _ = translate(heed, model, lines, to, 1)
+    # PyTorch's greedy search has no rules against repetition.
+    theirs, _ = translate(heed, model, lines, to, 1,
+                          ["--no-repeat-ngram-size", "0",
+                           "--repetition-penalty", "1"])
     same, diffs = 0, []
     for line, h in zip(lines, theirs):
         ids = [tag] + sp.encode(line) + [config["eos_id"]]
@@ -101,6 +105,8 @@ def main():
              "chrf": round(score.chrf(hyp, ref), 2),
              "seconds": round(seconds, 1)}
         print(json.dumps(r), flush=True)
+        if name == "everyday" and beam == 4:
+            r["outputs"] = hyp
         return r
 
     # heed translates on one thread: one CLI per core.

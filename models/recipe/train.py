@@ -60,6 +60,10 @@ def parse_args():
     p.add_argument("--warm-start", default=None,
                    help="a heed model file to continue training from")
     p.add_argument("--threads", type=int, default=os.cpu_count())
+    p.add_argument("--precision", default="auto",
+                   choices=["auto", "bf16", "fp16", "f32"],
+                   help="auto: bf16 on CPUs with native bf16, else f32; "
+                   "fp16 on CUDA")
     return p.parse_args()
 
 
@@ -68,12 +72,13 @@ def prepare(work, vocab):
     os.makedirs(work, exist_ok=True)
     pairs_path = os.path.join(work, "pairs.tsv")
     if not os.path.exists(pairs_path):
-        pairs, removed = data.training_pairs()
+        pairs, counts = data.training_pairs()
         with open(pairs_path, "w", encoding="utf-8") as f:
             for en, de in pairs:
                 f.write(f"{en}\t{de}\n")
-        print(f"data: {len(pairs)} pairs, {removed} removed as held out",
-              flush=True)
+        with open(os.path.join(work, "data.json"), "w") as f:
+            json.dump(counts, f, indent=1)
+        print(f"data: {len(pairs)} pairs {json.dumps(counts)}", flush=True)
     spm_prefix = os.path.join(work, "spm")
     if not os.path.exists(spm_prefix + ".model"):
         text = os.path.join(work, "spm_input.txt")
@@ -91,6 +96,33 @@ def prepare(work, vocab):
              "--input_sentence_size=1000000", "--shuffle_input_sentence=true",
              "--minloglevel=1"], check=True)
     return pairs_path, spm_prefix + ".model"
+
+
+def use_tokenizer_of(model_path, work):
+    """A warm start keeps the model's own vocabulary: its SentencePiece
+    model becomes work/spm.model."""
+    os.makedirs(work, exist_ok=True)
+    target = os.path.join(work, "spm.model")
+    if not os.path.exists(target):
+        _, _, stored = heedfile.read(model_path)
+        with open(target, "wb") as f:
+            f.write(bytes(stored["tokenizer.source"]))
+
+
+def precision(device, wanted):
+    """bf16 autocast only where the CPU computes bf16 natively (AVX512-BF16
+    or AMX): elsewhere PyTorch emulates it and runs ~60x slower than f32."""
+    if device != "cpu":
+        return "fp16" if wanted == "auto" else wanted
+    if wanted != "auto":
+        return wanted
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = f.read()
+    except OSError:
+        flags = ""
+    return "bf16" if ("avx512_bf16" in flags or "amx_bf16" in flags) \
+        else "f32"
 
 
 def encode_pairs(pairs_path, spm_model, max_len):
@@ -161,7 +193,12 @@ def main():
     args = parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(1)
-    rng = random.Random(1)
+    if args.warm_start:
+        use_tokenizer_of(args.warm_start, args.work)
+        _, stored_config, _ = heedfile.read(args.warm_start)
+        for key in ("d_model", "heads", "d_ff", "encoder_layers",
+                    "decoder_layers"):
+            setattr(args, key, stored_config[key])
     pairs_path, spm_model = prepare(args.work, args.vocab)
     examples, vocab = encode_pairs(pairs_path, spm_model, args.max_len)
     print(f"data: {len(examples)} examples, vocab {vocab}", flush=True)
@@ -196,10 +233,13 @@ def main():
                     "config": config}, tmp)
         os.replace(tmp, ckpt_path)
 
-    autocast = (torch.autocast("cpu", dtype=torch.bfloat16)
-                if args.device == "cpu" else
-                torch.autocast("cuda", dtype=torch.float16))
-    scaler = torch.cuda.amp.GradScaler(enabled=args.device != "cpu")
+    mode = precision(args.device, args.precision)
+    print(f"precision: {mode} on {args.device}", flush=True)
+    device_type = "cuda" if args.device.startswith("cuda") else "cpu"
+    autocast = torch.autocast(
+        device_type, enabled=mode != "f32",
+        dtype=torch.float16 if mode == "fp16" else torch.bfloat16)
+    scaler = torch.cuda.amp.GradScaler(enabled=mode == "fp16")
     start = time.time()
     last_ckpt = start
     tokens_seen, loss_sum, loss_n, log_t = 0, 0.0, 0, time.time()

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# One more training run on top of the shipped model, kept only if it is
+# better on the dev sets:
+#   bash models/recipe/continue.sh --minutes 100 [--note TEXT] [train.py flags]
+# Warm-starts from models/heed-en-de.heed (its vocabulary and sizes), re-warms
+# the learning rate over 200 steps to 5e-4, trains in models/work/run-DATE
+# (checkpoints every 5 minutes; run again with RUN=that folder to resume),
+# then models/recipe/dev.py compares the candidate with the shipped model on
+# the dev sets, adds the run to the learning curve and, when the dev BLEU
+# improved, replaces the model and its int8 copy. Test scores follow with
+# evaluate.py.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+minutes=100
+note=""
+args=()
+while (($#)); do
+  case "$1" in
+    --minutes) minutes="$2"; shift 2 ;;
+    --note) note="$2"; shift 2 ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
+run="${RUN:-models/work/run-$(date +%Y%m%d-%H%M)}"
+mkdir -p "$run"
+bash scripts/setup.sh --recipe
+bash scripts/build.sh release
+/usr/bin/python3 models/recipe/train.py --work "$run" \
+  --out "$run/candidate.heed" --warm-start models/heed-en-de.heed \
+  --lr 5e-4 --warmup 200 --minutes "$minutes" "${args[@]}" |
+  tee -a "$run/train.log"
+/usr/bin/python3 models/recipe/dev.py --candidate "$run/candidate.heed" \
+  --minutes "$minutes" --note "$note"
