@@ -172,6 +172,7 @@ TEST_CASE("equal probabilities give a deterministic, rule-given result") {
   const std::vector<std::vector<int>> src = {{5, 6, 7, 2}};
   const EncoderOutput enc = model.Encode(src, {});
   DecodingOptions o;
+  o.no_repeat_ngram_size = 0;
   o.beam_size = 1;
   o.max_length_ratio = 1.0f;
   o.max_length_extra = 2;
@@ -234,13 +235,16 @@ TEST_CASE("repetition rules change exactly the tokens they name") {
   o.repetition_penalty = 2.0f;
   PenalizeRepeats({4, 1, 4}, o, lp.data(), lp.size());
   CHECK(lp == std::vector<float>{-1.0f, -4.0f, -0.5f, -3.0f, -0.5f, -4.0f});
-  CHECK_FALSE(PenalizesRepeats(DecodingOptions{}));
+  DecodingOptions none;
+  none.no_repeat_ngram_size = 0;
+  CHECK_FALSE(PenalizesRepeats(none));
 }
 
 TEST_CASE("a model that wants to loop does not, with the rules on") {
   const Model model = LoopingModel();
   const EncoderOutput enc = model.Encode({{5, 6, 7, 2}}, {});
   DecodingOptions o;
+  o.no_repeat_ngram_size = 0;
   o.beam_size = 1;
   o.max_length_ratio = 4.0f;  // 26 tokens for this source
   CHECK(Search(model, enc, o, {})[0][0].tokens == std::vector<int>(26, 1));
@@ -269,6 +273,7 @@ TEST_CASE(
   const EncoderOutput enc = model.Encode(Sources(), {});
   for (size_t beam : {1, 3}) {
     DecodingOptions off;
+    off.no_repeat_ngram_size = 0;
     off.beam_size = beam;
     off.nbest = beam;
     const auto plain = Search(model, enc, off, {});

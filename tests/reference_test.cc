@@ -96,6 +96,7 @@ void CheckModel(const std::string& name) {
 
   SUBCASE("greedy and beam-4 n-best") {
     DecodingOptions o;
+    o.no_repeat_ngram_size = 0;  // PyTorch's search has no such rule
     o.beam_size = 1;
     const auto greedy = GreedySearch(model, enc, o, {});
     for (size_t b = 0; b < enc.batch; ++b) {
@@ -120,6 +121,7 @@ void CheckModel(const std::string& name) {
     const Translator t = Translator::FromFile(test::Fixture(name + ".heed"));
     for (size_t b = 0; b < gold.sources.size(); ++b) {
       TranslateOptions o;
+      o.no_repeat_ngram_size = 0;
       o.beam_size = 1;
       o.to = g["to"][b];
       const Result r = t.Translate(g["texts"][b].get<std::string>(), o);
