@@ -1,6 +1,8 @@
 // Bad model files: each gives a heed::Error that says what is wrong.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -177,6 +179,22 @@ TEST_CASE("a tokenizer tensor that is not a SentencePiece model") {
     f.data[i] = static_cast<uint8_t>(i * 131);
   }
   CHECK(Contains(test::LoadError(test::Join(f)), "not a SentencePiece model"));
+}
+
+TEST_CASE("non-finite weights are refused at load") {
+  for (const float bad : {NAN, INFINITY, -INFINITY}) {
+    test::SplitFile f = test::Split(Good());
+    const auto& o = f.header["decoder.layers.1.fc1.weight"]["data_offsets"];
+    REQUIRE(f.header["decoder.layers.1.fc1.weight"]["dtype"] == "F32");
+    std::memcpy(&f.data[o[0].get<size_t>() + 3 * sizeof(float)], &bad,
+                sizeof(float));
+    const std::string msg = test::LoadError(test::Join(f));
+    INFO("message: ", msg);
+    CHECK(Contains(msg,
+                   "'decoder.layers.1.fc1.weight' holds a "
+                   "non-finite value"));
+    CHECK(Contains(msg, "element 3"));
+  }
 }
 
 TEST_CASE("random bytes never crash the loader") {

@@ -36,11 +36,27 @@ class Reader {
     return *t;
   }
 
-  // The F32 values of tensor `name`, which must have `shape`: read in place
-  // when the file holds aligned F32, else converted (F16, or I8 with its
-  // row scales).
+  // The F32 values of tensor `name`, which must have `shape` and hold only
+  // finite values (a NaN or inf weight would silently empty every
+  // translation).
   const float* Floats(const std::string& name,
                       const std::vector<size_t>& shape) {
+    const float* values = RawFloats(name, shape);
+    const size_t n = Tensor(name, shape).elements();
+    for (size_t i = 0; i < n; ++i) {
+      if (!std::isfinite(values[i])) {
+        throw Error(Where() + "tensor '" + name +
+                    "' holds a non-finite value (" + std::to_string(values[i]) +
+                    ") at element " + std::to_string(i));
+      }
+    }
+    return values;
+  }
+
+  // The F32 values of tensor `name`: read in place when the file holds
+  // aligned F32, else converted (F16, or I8 with its row scales).
+  const float* RawFloats(const std::string& name,
+                         const std::vector<size_t>& shape) {
     const TensorInfo& t = Tensor(name, shape);
     const uint8_t* data = file_.data(t);
     const size_t n = t.elements();

@@ -9,8 +9,9 @@ Stages (each skipped when its output exists in --work):
      (spm_train, 8000 pieces, <2de>/<2en> as user-defined symbols);
   2. train: the paper's recipe - Adam (0.9, 0.98), inverse-square-root
      warm-up, label smoothing 0.1, token-bucketed batches, gradient
-     clipping, bf16 autocast on CPU - with a checkpoint every few minutes;
-  3. export: the averaged last checkpoints as F16 to --out.
+     clipping, bf16 autocast where the CPU computes bf16 natively (else
+     f32) - with a checkpoint every few minutes;
+  3. export: the final weights as F16 to --out.
 """
 import argparse
 import json
