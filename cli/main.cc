@@ -7,6 +7,7 @@
 //   heed quantize --model FILE --out FILE       int8 copy of a model
 //
 // Exit status: 0 success, 1 a failure (model, input), 2 a usage error.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -134,6 +135,27 @@ void CheckWritten(std::ostream& out, const std::string& what) {
   if (!out) throw heed::Error("cannot write " + what);
 }
 
+// A line's n-best list, Moses style: hypothesis k of a paragraph joins its
+// sentences' k-th hypotheses (a sentence with fewer repeats its last) with
+// a space, and scores their sum. Up to `nbest` lines; an empty line has one
+// empty hypothesis scoring 0.
+void WriteNBest(size_t index, const heed::Result& r, size_t nbest) {
+  size_t count = r.sentences.empty() ? 1 : 0;
+  for (const heed::SentenceResult& s : r.sentences) {
+    count = std::max(count, std::min(nbest, s.nbest.size()));
+  }
+  for (size_t k = 0; k < count; ++k) {
+    std::string text;
+    float score = 0.0f;
+    for (const heed::SentenceResult& s : r.sentences) {
+      const heed::Translation& t = s.nbest[std::min(k, s.nbest.size() - 1)];
+      text += (text.empty() ? "" : " ") + t.text;
+      score += t.score;
+    }
+    std::cout << index << " ||| " << text << " ||| " << score << "\n";
+  }
+}
+
 // The translate command's options from its flags (unset flags keep the
 // library's defaults).
 heed::TranslateOptions ReadOptions(
@@ -192,15 +214,7 @@ int Translate(const std::map<std::string, std::string>& flags) {
         translator.Translate(lines, options);
     for (const heed::Result& r : results) {
       if (options.nbest > 1) {
-        size_t shown = 0;
-        for (const heed::SentenceResult& s : r.sentences) {
-          for (const heed::Translation& t : s.nbest) {
-            std::cout << index << " ||| " << t.text << " ||| " << t.score
-                      << "\n";
-            ++shown;
-          }
-        }
-        if (shown == 0) std::cout << index << " |||  ||| 0\n";
+        WriteNBest(index, r, options.nbest);
       } else {
         std::cout << r.text << "\n";
       }

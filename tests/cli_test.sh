@@ -28,6 +28,8 @@ expect "greedy equals beam 1 output" 0 'same' -- \
   bash -c "diff <('$heed' translate --model '$model' --to en --beam 1 <'$tmp/in.txt') <('$heed' translate --model '$model' --to en --beam 1 --max-batch 1 <'$tmp/in.txt') && echo same"
 expect "n-best lists" 0 '^0 \|\|\| .* \|\|\| -?[0-9]' -- \
   bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --beam 3 --nbest 3"
+expect "n-best of a paragraph: N joined hypotheses, one for an empty line" 0 'ok' -- \
+  bash -c "printf 'A dog runs. The cat sleeps.\n\n' | '$heed' translate --model '$model' --to de --beam 3 --nbest 2 >'$tmp/nb' && [[ \$(grep -c '^0 |||' '$tmp/nb') -eq 2 && \$(grep -c '^1 |||  ||| 0\$' '$tmp/nb') -eq 1 && \$(wc -l <'$tmp/nb') -eq 3 ]] && echo ok"
 expect "attention JSON" 0 '"cross"' -- \
   bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --attention-json '$tmp/a.json' >/dev/null && cat '$tmp/a.json'"
 expect "no-repeat n-gram size keeps n-grams unique" 0 'ok' -- \
