@@ -170,6 +170,10 @@ heed::TranslateOptions ReadOptions(
     if (it != flags.end()) *field = ToFloat(name, it->second);
   };
   if (flags.count("--to") != 0) options.to = flags.at("--to");
+  if (flags.count("--attention-json") != 0 &&
+      flags.at("--attention-json").empty()) {
+    throw UsageError("option '--attention-json' needs a file name");
+  }
   set_size("--beam", &options.beam_size);
   set_size("--nbest", &options.nbest);
   set_float("--length-penalty", &options.length_penalty);
@@ -177,6 +181,11 @@ heed::TranslateOptions ReadOptions(
   set_float("--repetition-penalty", &options.repetition_penalty);
   set_size("--threads", &options.threads);
   set_size("--max-batch", &options.max_batch);
+  try {  // before the model loads: a bad value is a usage error
+    heed::Translator::CheckOptions(options);
+  } catch (const heed::Error& e) {
+    throw UsageError(e.what());
+  }
   return options;
 }
 

@@ -358,6 +358,10 @@ Translator Translator::FromBytes(std::vector<uint8_t> bytes) {
   return Translator(Build(ModelFile::FromBytes(std::move(bytes))));
 }
 
+void Translator::CheckOptions(const TranslateOptions& options) {
+  CheckLimits(options);
+}
+
 std::vector<Segment> Translator::Split(std::string_view text) {
   return SplitSentences(text);
 }

@@ -52,8 +52,8 @@ struct TranslateOptions : DecodingOptions {
                           // most the maps of one call may take (counted at the
                           // longest possible translation); a larger request
                           // throws heed::Error before decoding
-  size_t threads = 1;  // batches decoded at once, one per thread (native
-                       // builds; the result does not depend on it)
+  size_t threads = 1;     // batches decoded at once, one per thread (native
+                          // builds; the result does not depend on it)
 };
 
 // All attention of one sentence. S = source tokens (with tag and EOS),
@@ -116,6 +116,10 @@ class Translator {
                                 const TranslateOptions& options) const;
   Result Translate(const std::string& text,
                    const TranslateOptions& options) const;
+
+  // Throws heed::Error when an option is out of range, whatever the model
+  // (the language and head checks need one: Translate makes them).
+  static void CheckOptions(const TranslateOptions& options);
 
   // The text as Translate splits it: sentences and the whitespace between
   // them (is_sentence false); the segments' texts concatenate to `text`.

@@ -34,7 +34,7 @@ expect "attention JSON" 0 '"cross"' -- \
   bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --attention-json '$tmp/a.json' >/dev/null && cat '$tmp/a.json'"
 expect "no-repeat n-gram size keeps n-grams unique" 0 'ok' -- \
   bash -c "'$heed' translate --model '$model' --to de --no-repeat-ngram-size 2 --repetition-penalty 1.2 <'$tmp/in.txt' | wc -l | grep -qx 3 && echo ok"
-expect "bad repetition penalty" 1 'repetition penalty must be in' -- \
+expect "bad repetition penalty" 2 'repetition penalty must be in' -- \
   bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --repetition-penalty 0"
 expect "translation to a full disk fails" 1 'cannot write the translation' -- \
   bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de >/dev/full"
@@ -50,6 +50,12 @@ expect "no command" 2 'usage' -- "$heed"
 expect "unknown option" 2 "unknown option '--bogus'" -- "$heed" translate --bogus 1
 expect "missing model flag" 2 'model is required' -- "$heed" translate
 expect "bad count" 2 "needs a count" -- "$heed" translate --model "$model" --beam x
+expect "empty count" 2 "needs a count" -- "$heed" translate --model "$model" --beam ''
+expect "options checked before the model loads" 2 "beam size 0" -- \
+  "$heed" translate --model "$tmp/none.heed" --beam 0
+expect "empty attention file name" 2 "needs a file name" -- \
+  "$heed" translate --model "$model" --attention-json ''
+
 expect "missing model file" 1 'cannot open' -- "$heed" info --model "$tmp/none.heed"
 head -c 1000 "$model" >"$tmp/cut.heed"
 expect "truncated model file" 1 'header length|lie outside|JSON' -- "$heed" info --model "$tmp/cut.heed"
