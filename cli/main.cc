@@ -113,17 +113,22 @@ nlohmann::json AttentionJson(const heed::Result& r) {
   nlohmann::json sentences = nlohmann::json::array();
   for (const heed::SentenceResult& s : r.sentences) {
     const heed::Attention& a = s.attention;
+    // The schema of docs/attention.md, shared with the JS result and the
+    // page's export.
+    nlohmann::json maps = {
+        {"encoder",
+         Nested(a.encoder, a.encoder_layers, a.heads, a.source, a.source)},
+        {"decoder",
+         Nested(a.decoder, a.decoder_layers, a.heads, a.target, a.target)},
+        {"cross",
+         Nested(a.cross, a.decoder_layers, a.heads, a.target, a.source)}};
     sentences.push_back({{"source", s.source},
-                         {"source_pieces", s.source_pieces},
-                         {"target_pieces", s.best.pieces},
-                         {"translation", s.best.text},
+                         {"sourcePieces", s.source_pieces},
+                         {"targetPieces", s.best.pieces},
+                         {"text", s.best.text},
                          {"score", s.best.score},
-                         {"encoder", Nested(a.encoder, a.encoder_layers,
-                                            a.heads, a.source, a.source)},
-                         {"decoder", Nested(a.decoder, a.decoder_layers,
-                                            a.heads, a.target, a.target)},
-                         {"cross", Nested(a.cross, a.decoder_layers, a.heads,
-                                          a.target, a.source)}});
+                         {"logProb", s.best.log_prob},
+                         {"attention", std::move(maps)}});
   }
   return {{"text", r.text}, {"sentences", sentences}};
 }

@@ -349,11 +349,12 @@ export function createExplorer(translator, onError) {
       const [rows, cols] = shape(a, kind);
       return Array.from({ length: rows }, (_, i) => Array.from(m.subarray(i * cols, (i + 1) * cols)));
     }));
+    // One sentence in the schema of docs/attention.md (the CLI's too).
     const json = JSON.stringify({
-      source: s.source, translation: s.text, score: s.score, options: state.options,
-      sourceTokens: s.sourcePieces, targetTokens: s.targetPieces,
-      decoderInputs: labels(s, "decoder").cols, shapes: a.shapes,
-      encoder: nest("encoder"), decoder: nest("decoder"), cross: nest("cross"),
+      source: s.source, sourcePieces: s.sourcePieces, targetPieces: s.targetPieces,
+      text: s.text, score: s.score, logProb: s.logProb, options: state.options,
+      decoderInputs: labels(s, "decoder").cols,
+      attention: { encoder: nest("encoder"), decoder: nest("decoder"), cross: nest("cross"), shapes: a.shapes },
     });
     download(new Blob([json], { type: "application/json" }), "heed-attention.json");
   });

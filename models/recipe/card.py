@@ -30,7 +30,7 @@ def scores_table(f16, int8):
     for (name, direction, beam), r in a.items():
         if beam != 4:
             continue
-        g = a[(name, direction, 1)]
+        g = a.get((name, direction, 1), {"bleu": "–"})
         q = b.get((name, direction, 4), {})
         floor = FLOORS.get((name, direction))
         mark = ""

@@ -85,6 +85,8 @@ def main():
     p.add_argument("--limit", type=int, default=0,
                    help="score only the first N lines of each set")
     p.add_argument("--parity", type=int, default=500)
+    p.add_argument("--beams", default="1,4",
+                   help="beam sizes to score, comma-separated")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     jobs = []
@@ -93,7 +95,7 @@ def main():
         if args.limit:
             en, de = en[:args.limit], de[:args.limit]
         for src, ref, to in ((de, en, "en"), (en, de, "de")):
-            for beam in (1, 4):
+            for beam in map(int, args.beams.split(",")):
                 jobs.append((name, src, ref, to, beam))
 
     def run(job):

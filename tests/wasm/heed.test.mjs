@@ -75,11 +75,12 @@ test("attention maps equal the native ones within 1e-5", async () => {
   for (let i = 0; i < lines.length; ++i) {
     const r = await translator.translate(lines[i], { to: "de", beam: 4, attention: true });
     const s = r.sentences[0], w = want[i].sentences[0];
-    assert.deepEqual(s.sourcePieces, w.source_pieces);
-    assert.deepEqual(s.targetPieces, w.target_pieces);
+    assert.deepEqual(s.sourcePieces, w.sourcePieces);
+    assert.deepEqual(s.targetPieces, w.targetPieces);
+    assert.equal(s.text, w.text);
     let worst = 0;
     for (const kind of ["encoder", "decoder", "cross"]) {
-      w[kind].forEach((layer, l) => layer.forEach((head, h) => {
+      w.attention[kind].forEach((layer, l) => layer.forEach((head, h) => {
         head.flat().forEach((v, k) => {
           worst = Math.max(worst, Math.abs(v - s.attention[kind][l][h][k]));
         });
@@ -122,9 +123,9 @@ test("attention of the shipped model on held-out sentences equals the native one
       assert.equal(r.sentences.length, want[i].sentences.length);
       r.sentences.forEach((s, k) => {
         const w = want[i].sentences[k];
-        assert.deepEqual(s.targetPieces, w.target_pieces, lines[i]);
+        assert.deepEqual(s.targetPieces, w.targetPieces, lines[i]);
         for (const kind of ["encoder", "decoder", "cross"]) {
-          w[kind].forEach((layer, l) => layer.forEach((head, h) => {
+          w.attention[kind].forEach((layer, l) => layer.forEach((head, h) => {
             const got = s.attention[kind][l][h];
             head.flat().forEach((v, j) => {
               assert.ok(Math.abs(v - got[j]) <= 1e-5, `${lines[i]}: ${kind} ${l}/${h}[${j}] ${got[j]} vs ${v}`);

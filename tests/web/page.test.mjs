@@ -276,10 +276,12 @@ test("export writes the attention as JSON and the view as PNG", async () => {
   await openView("alignment");
   const [json] = await Promise.all([page.waitForEvent("download"), page.click("#export-json")]);
   const a = JSON.parse(readFileSync(await json.path(), "utf8"));
-  assert.equal(a.cross.length, 3);
-  assert.equal(a.cross[0].length, 8);
-  assert.equal(a.cross[0][0].length, a.targetTokens.length);
-  assert.equal(a.cross[0][0][0].length, a.sourceTokens.length);
+  const cross = a.attention.cross;
+  assert.equal(cross.length, 3);
+  assert.equal(cross[0].length, 8);
+  assert.equal(cross[0][0].length, a.targetPieces.length);
+  assert.equal(cross[0][0][0].length, a.sourcePieces.length);
+  assert.equal(a.attention.encoder[0][0].length, a.sourcePieces.length);
   const [png] = await Promise.all([page.waitForEvent("download"), page.click("#export-png")]);
   const bytes = readFileSync(await png.path());
   assert.deepEqual([...bytes.subarray(1, 4)], [...Buffer.from("PNG")]);
