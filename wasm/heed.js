@@ -122,6 +122,52 @@ function summarise(r) {
 
 const KINDS = { encoder: 0, decoder: 1, cross: 2 };
 
+// Every option's type and range, checked before anything crosses to the
+// engine (Embind would wrap large numbers and coerce strings).
+const WHOLE = { beam: [1, 64], nbest: [1, 64], maxBatch: [1, 1024],
+                maxSentenceTokens: [3, 4096], noRepeatNgramSize: [0, 1000],
+                maxAttentionBytes: [0, 2 ** 32 - 1] };
+const REAL = { lengthPenalty: [0, 10], repetitionPenalty: [Number.MIN_VALUE, 10] };
+
+function checkNumber(name, v, [lo, hi], whole) {
+  const ok = typeof v === "number" && (whole ? Number.isInteger(v) : Number.isFinite(v));
+  if (!ok || v < lo || v > hi) {
+    const what = whole ? "a whole number" : "a number";
+    throw new RangeError(`heed: option ${name} must be ${what} in [${lo}, ${hi}], not ${String(v)}`);
+  }
+}
+
+// The options as the engine takes them: checked, maskHeads kinds as numbers.
+function checkOptions(options) {
+  if (options === null || options === undefined) return { maskHeads: [] };
+  if (typeof options !== "object") throw new TypeError("heed: options must be an object");
+  const out = {};
+  for (const [name, v] of Object.entries(options)) {
+    if (v === undefined) continue;
+    if (name in WHOLE) checkNumber(name, v, WHOLE[name], true);
+    else if (name in REAL) checkNumber(name, v, REAL[name], false);
+    else if (name === "to" && typeof v !== "string") throw new TypeError("heed: option to must be a language code string");
+    else if (name === "attention" && typeof v !== "boolean") throw new TypeError("heed: option attention must be true or false");
+    else if (!["to", "attention", "maskHeads"].includes(name)) {
+      throw new TypeError(`heed: unknown option '${name}' (known: to, attention, maskHeads, ${[...Object.keys(WHOLE), ...Object.keys(REAL)].join(", ")})`);
+    }
+    out[name] = v;
+  }
+  out.maskHeads = checkHeads(options.maskHeads ?? []);
+  return out;
+}
+
+function checkHeads(heads) {
+  if (!Array.isArray(heads)) throw new TypeError("heed: maskHeads must be an array of { kind, layer, head }");
+  return heads.map((h) => {
+    const kind = typeof h?.kind === "string" ? KINDS[h.kind] : h?.kind;
+    if (![0, 1, 2].includes(kind)) throw new TypeError("heed: maskHeads kind must be encoder, decoder or cross");
+    checkNumber("maskHeads layer", h.layer, [0, 4096], true);
+    checkNumber("maskHeads head", h.head, [0, 4096], true);
+    return { kind, layer: h.layer, head: h.head };
+  });
+}
+
 // A UTF-16 surrogate without its pair; Emscripten's UTF-8 conversion would
 // silently merge it with the next character.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -132,6 +178,14 @@ function checkText(text) {
   if (bad) {
     throw new Error(`heed: text is not valid Unicode: unpaired surrogate at index ${bad.index}`);
   }
+}
+
+// The worker's error as the type it was thrown as.
+function remoteError({ error, name }) {
+  if (name === "TypeError") return new TypeError(error);
+  if (name === "RangeError") return new RangeError(error);
+  if (name === "AbortError") return new DOMException(error, "AbortError");
+  return new Error(error);
 }
 
 function abortError() {
@@ -176,7 +230,7 @@ async function createWorkerTranslator(model, onProgress) {
     if (!p) return;
     if (data.progress) return onProgress?.(data.progress);
     pending.delete(data.id);
-    if (data.error !== undefined) p.reject(new Error(data.error));
+    if (data.error !== undefined) p.reject(remoteError(data));
     else p.resolve(data.result);
   };
   w.onerror = (e) => {
@@ -196,7 +250,7 @@ async function createWorkerTranslator(model, onProgress) {
   };
   return {
     translate(text, options = {}) {
-      const { signal, ...rest } = options;
+      const { signal, ...rest } = options ?? {};
       return queue(signal, () => {
         live();
         return call("translate", [text, rest]);
@@ -237,18 +291,11 @@ async function createLocalTranslator(model, onProgress) {
 
   return {
     translate(text, options = {}) {
-      const { signal, ...rest } = options;
+      const { signal, ...rest } = options ?? {};
       return queue(signal, () => {
         live();
         checkText(text);
-        const maskHeads = (options.maskHeads ?? []).map((h) => ({
-          kind: typeof h.kind === "string" ? KINDS[h.kind] : h.kind,
-          layer: h.layer, head: h.head,
-        }));
-        if (maskHeads.some((h) => h.kind === undefined)) {
-          throw new Error("heed: maskHeads kind must be encoder, decoder or cross");
-        }
-        const r = engine.translate(text, { ...rest, maskHeads });
+        const r = engine.translate(text, checkOptions(rest));
         if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
         for (const s of r.sentences) s.attention = splitAttention(s.attention);
         return summarise(r);

@@ -1,7 +1,8 @@
 // The module Web Worker that hosts the engine for heed.js in browsers.
 // Messages: {id, op: "create" | "translate" | "split" |
 // "positionalEncoding", args}; replies {id, result} or
-// {id, error}, and {id, progress} while the model downloads.
+// {id, error, name} (the error's type), and {id, progress} while the model
+// downloads.
 import { createTranslator } from "./heed.js";
 
 let translator = null;
@@ -22,6 +23,6 @@ self.onmessage = async ({ data: { id, op, args } }) => {
       throw new Error(`heed: unknown worker request '${op}'`);
     }
   } catch (e) {
-    self.postMessage({ id, error: e.message });
+    self.postMessage({ id, error: e.message, name: e.name });
   }
 };

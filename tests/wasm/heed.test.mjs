@@ -220,6 +220,35 @@ test("bad model bytes reject with a clear message", async () => {
   await assert.rejects(createTranslator({ model: 42 }), /model must be/);
 });
 
+test("every option is checked before it reaches the engine", async () => {
+  const bad = [
+    [{ beam: 2 ** 32 + 2 }, RangeError, /option beam must be a whole number in \[1, 64\]/],
+    [{ beam: "4" }, RangeError, /option beam/],
+    [{ beam: true }, RangeError, /option beam/],
+    [{ beam: 1n }, RangeError, /option beam/],
+    [{ maxSentenceTokens: 2 ** 32 + 8 }, RangeError, /maxSentenceTokens/],
+    [{ lengthPenalty: NaN }, RangeError, /lengthPenalty/],
+    [{ repetitionPenalty: 0 }, RangeError, /repetitionPenalty/],
+    [{ noRepeatNgramSize: -1 }, RangeError, /noRepeatNgramSize/],
+    [{ maskHeads: [{ kind: "cross", layer: -1, head: 0 }] }, RangeError, /maskHeads layer/],
+    [{ maskHeads: [{ kind: "cross", layer: NaN, head: 0 }] }, RangeError, /maskHeads layer/],
+    [{ maskHeads: [{ kind: "keys", layer: 0, head: 0 }] }, TypeError, /kind must be/],
+    [{ maskHeads: {} }, TypeError, /maskHeads must be an array/],
+    [{ to: 5 }, TypeError, /option to must be/],
+    [{ beams: 4 }, TypeError, /unknown option 'beams'/],
+  ];
+  for (const [extra, type, message] of bad) {
+    await assert.rejects(translator.translate("A dog.", { to: "de", ...extra }),
+      (e) => e instanceof type && message.test(e.message), JSON.stringify(extra, (k, v) => typeof v === "bigint" ? `${v}n` : v));
+  }
+  // null options are the defaults; so is a missing language on a one-language model
+  await assert.rejects(translator.translate("A dog.", null), /target language/);
+  // The rules against repetition reach the engine: the CLI's output with the same flags.
+  const plain = { to: "de", beam: 4, noRepeatNgramSize: 0, repetitionPenalty: 1.3 };
+  assert.equal((await translator.translate("A dog runs.", plain)).text,
+    native(["A dog runs."], "de", 4, ["--no-repeat-ngram-size", "0", "--repetition-penalty", "1.3"])[0]);
+});
+
 test("awkward text gives a defined result and the module keeps working", async () => {
   assert.equal((await translator.translate("", { to: "de" })).text, "");
   // Unpaired surrogates (a broken UTF-16 string) cannot become UTF-8.
@@ -231,7 +260,7 @@ test("awkward text gives a defined result and the module keeps working", async (
   const r = await translator.translate(long, { to: "en", beam: 1 });
   assert.equal(r.sentences.length, 850);
   await assert.rejects(translator.translate("x", { to: "fr" }), /'fr' is not one of/);
-  await assert.rejects(translator.translate("x", { to: "de", beam: 0 }), /beam size/);
+  await assert.rejects(translator.translate("x", { to: "de", beam: 0 }), /option beam must be/);
   await assert.rejects(translator.translate("x", { to: "de", maskHeads: [{ kind: "cross", layer: 9, head: 0 }] }),
     /does not exist/);
   assert.equal((await translator.translate("A dog.", { to: "de" })).text,
