@@ -61,6 +61,8 @@ def parse_args():
     p.add_argument("--warm-start", default=None,
                    help="a heed model file to continue training from")
     p.add_argument("--threads", type=int, default=os.cpu_count())
+    p.add_argument("--encode-only", action="store_true",
+                   help="write work/examples.npz and stop (for a GPU run)")
     p.add_argument("--precision", default="auto",
                    choices=["auto", "bf16", "fp16", "f32"],
                    help="auto: bf16 on CPUs with native bf16, else f32; "
@@ -147,6 +149,38 @@ def encode_pairs(pairs_path, spm_model, max_len):
     return examples, sp.get_piece_size()
 
 
+def load_examples(args):
+    """Training examples, from work/examples.npz when it exists (made once
+    by --encode-only; a machine that trains from it needs neither the data
+    nor SentencePiece), else from the data."""
+    cache = os.path.join(args.work, "examples.npz")
+    spm_model = os.path.join(args.work, "spm.model")
+    if os.path.exists(cache):
+        z = np.load(cache)
+        ids, src_end, tgt_end = z["ids"].tolist(), z["src_end"], z["tgt_end"]
+        examples, start = [], 0
+        for s_end, t_end in zip(src_end.tolist(), tgt_end.tolist()):
+            examples.append((ids[start:s_end], ids[s_end:t_end]))
+            start = t_end
+        return examples, int(z["vocab"]), spm_model
+    pairs_path, spm_model = prepare(args.work, args.vocab)
+    examples, vocab = encode_pairs(pairs_path, spm_model, args.max_len)
+    if args.encode_only:
+        flat, src_end, tgt_end = [], [], []
+        for s, t in examples:
+            flat.extend(s)
+            src_end.append(len(flat))
+            flat.extend(t)
+            tgt_end.append(len(flat))
+        np.savez_compressed(cache, ids=np.array(flat, dtype=np.int16),
+                            src_end=np.array(src_end, dtype=np.int64),
+                            tgt_end=np.array(tgt_end, dtype=np.int64),
+                            vocab=vocab)
+        print(f"encoded: {cache} ({os.path.getsize(cache) / 1e6:.1f} MB)")
+        sys.exit(0)
+    return examples, vocab, spm_model
+
+
 def make_batches(examples, batch_tokens, rng):
     """Length-bucketed batches of about batch_tokens padded tokens."""
     order = sorted(range(len(examples)),
@@ -200,8 +234,7 @@ def main():
         for key in ("d_model", "heads", "d_ff", "encoder_layers",
                     "decoder_layers"):
             setattr(args, key, stored_config[key])
-    pairs_path, spm_model = prepare(args.work, args.vocab)
-    examples, vocab = encode_pairs(pairs_path, spm_model, args.max_len)
+    examples, vocab, spm_model = load_examples(args)
     print(f"data: {len(examples)} examples, vocab {vocab}", flush=True)
     config = {"d_model": args.d_model, "heads": args.heads, "d_ff": args.d_ff,
               "encoder_layers": args.encoder_layers,

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# A training run on a CUDA machine that has PyTorch but neither the data nor
+# SentencePiece (heed's device machine):
+#   here:   bash models/recipe/gpu.sh prepare      # models/work/gpu: examples.npz, spm.model
+#   there:  bash models/recipe/gpu.sh train 8 "$OUT"   (hard limit in minutes; carry
+#           models/work/gpu/examples.npz and models/work/gpu/spm.model, 11 MB)
+#   here:   /usr/bin/python3 models/recipe/dev.py --candidate FILES_AT/candidate.heed \
+#             --minutes 8 --note "H200, 8 minutes"
+# The run warm-starts from the shipped model with its vocabulary and sizes.
+# Try `train 0.5` first: a tiny run proves the path before the real one.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+work=models/work/gpu
+case "${1:-}" in
+  prepare)
+    mkdir -p "$work"
+    rm -f "$work/examples.npz"
+    /usr/bin/python3 models/recipe/train.py --work "$work" \
+      --warm-start models/heed-en-de.heed --encode-only
+    ls -la "$work" ;;
+  train)
+    minutes="${2:?minutes}"
+    out="${3:?output folder}"
+    python3 - <<'PY'
+import torch
+print("cuda", torch.__version__, torch.cuda.is_available(),
+      torch.cuda.get_device_name(0) if torch.cuda.is_available() else "")
+PY
+    # Larger batches suit the GPU; the peak rate rises with them.
+    PYTHONUNBUFFERED=1 timeout "$(python3 -c "print(int($minutes * 60 + 120))")" \
+      python3 models/recipe/train.py --work "$work" --device cuda \
+      --warm-start models/heed-en-de.heed --out "$out/candidate.heed" \
+      --minutes "$minutes" --batch-tokens 24000 --lr 7e-4 --warmup 200 \
+      --checkpoint-minutes 100 2>&1 | tee "$out/train.log" ;;
+  *)
+    echo "usage: gpu.sh prepare | train MINUTES OUT" >&2
+    exit 2 ;;
+esac
