@@ -128,6 +128,8 @@ nlohmann::json AttentionJson(const heed::Result& r) {
                          {"text", s.best.text},
                          {"score", s.best.score},
                          {"logProb", s.best.log_prob},
+                         {"tokenProbabilities", s.best.token_probs},
+                         {"entropies", s.best.entropies},
                          {"attention", std::move(maps)}});
   }
   return {{"text", r.text}, {"sentences", sentences}};
@@ -202,6 +204,7 @@ int Translate(const std::map<std::string, std::string>& flags) {
   };
   const std::string attention_path = get("--attention-json");
   options.attention = !attention_path.empty();
+  options.token_confidence = options.attention;
 
   const heed::Translator translator =
       heed::Translator::FromFile(get("--model"));

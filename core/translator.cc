@@ -246,6 +246,8 @@ Translation MakeTranslation(const Hypothesis& h, const Tokenizer& target) {
   tr.text = target.Decode(h.tokens);
   tr.score = h.score;
   tr.log_prob = h.log_prob;
+  tr.token_probs = h.token_probs;
+  tr.entropies = h.entropies;
   return tr;
 }
 

@@ -78,6 +78,9 @@ struct Translation {  // one hypothesis
   std::vector<int> ids;
   float score = 0.0f;     // log-prob with the length penalty applied
   float log_prob = 0.0f;  // total log-prob
+  // With token_confidence, per piece, from the model's own distribution:
+  std::vector<float> token_probs;  // the piece's probability at its step
+  std::vector<float> entropies;    // the entropy of that step, in nats
 };
 
 struct SentenceResult {

@@ -107,6 +107,49 @@ TEST_CASE("the cached decoder equals the teacher-forced one, attention too") {
   }
 }
 
+TEST_CASE("token confidence equals the teacher-forced distribution") {
+  for (const char* name : {"tiny_postnorm.heed", "tiny_prenorm.heed"}) {
+    INFO("model ", name);
+    const Model model = LoadFixture(name);
+    const size_t V = model.config().target_vocab;
+    const EncoderOutput enc = model.Encode(Sources(), {});
+    for (size_t beam : {1, 4}) {
+      DecodingOptions o;  // the default rule against repeated 3-grams is on
+      o.beam_size = beam;
+      o.nbest = beam;
+      o.token_confidence = true;
+      const auto found = Search(model, enc, o, {});
+      for (size_t b = 0; b < enc.batch; ++b) {
+        for (const Hypothesis& h : found[b]) {
+          const size_t T = h.tokens.size();
+          REQUIRE(h.token_probs.size() == T);
+          REQUIRE(h.entropies.size() == T);
+          std::vector<int> inputs = {model.config().bos_id};
+          inputs.insert(inputs.end(), h.tokens.begin(), h.tokens.end() - 1);
+          const auto lp =
+              model.ForcedLogProbs(enc, b, inputs, {}, nullptr, nullptr);
+          double total = 0;
+          for (size_t i = 0; i < T; ++i) {
+            const float* row = &lp[i * V];
+            double entropy = 0;
+            for (size_t v = 0; v < V; ++v) entropy -= std::exp(row[v]) * row[v];
+            CHECK(h.token_probs[i] ==
+                  doctest::Approx(std::exp(row[h.tokens[i]])).epsilon(1e-4));
+            CHECK(h.entropies[i] == doctest::Approx(entropy).epsilon(1e-4));
+            CHECK(h.entropies[i] >= 0.0f);
+            CHECK(h.entropies[i] <= std::log(double(V)) + 1e-4);
+            total += std::log(h.token_probs[i]);
+          }
+          // Without a repetition penalty the score sums the same terms.
+          CHECK(h.log_prob == doctest::Approx(total).epsilon(1e-4));
+        }
+      }
+      o.token_confidence = false;
+      CHECK(Search(model, enc, o, {})[0][0].token_probs.empty());
+    }
+  }
+}
+
 TEST_CASE("beam 1 equals greedy; n-best is sorted; batching changes nothing") {
   const Model model = LoadFixture("tiny_prenorm.heed");
   const auto sources = Sources();

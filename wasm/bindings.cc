@@ -49,6 +49,7 @@ heed::TranslateOptions ReadOptions(const val& o) {
   if (has("repetitionPenalty")) {
     options.repetition_penalty = o["repetitionPenalty"].as<float>();
   }
+  if (has("confidence")) options.token_confidence = o["confidence"].as<bool>();
   if (has("attention")) options.attention = o["attention"].as<bool>();
   if (has("maxBatch")) options.max_batch = o["maxBatch"].as<unsigned>();
   if (has("maxAttentionBytes")) {
@@ -82,6 +83,10 @@ val Sentence(const heed::SentenceResult& s) {
   out.set("text", s.best.text);
   out.set("score", s.best.score);
   out.set("logProb", s.best.log_prob);
+  if (!s.best.token_probs.empty()) {
+    out.set("tokenProbabilities", Floats(s.best.token_probs));
+    out.set("entropies", Floats(s.best.entropies));
+  }
   val nbest = val::array();
   for (const heed::Translation& t : s.nbest) {
     val e = val::object();
@@ -89,6 +94,10 @@ val Sentence(const heed::SentenceResult& s) {
     e.set("score", t.score);
     e.set("logProb", t.log_prob);
     e.set("pieces", Strings(t.pieces));
+    if (!t.token_probs.empty()) {
+      e.set("tokenProbabilities", Floats(t.token_probs));
+      e.set("entropies", Floats(t.entropies));
+    }
     nbest.call<void>("push", e);
   }
   out.set("nbest", nbest);

@@ -29,6 +29,8 @@ export interface TranslateOptions {
   repetitionPenalty?: number;
   /** Return every attention map. Default false. */
   attention?: boolean;
+  /** Return each target piece's probability and its step's entropy (tokenProbabilities, entropies). Default false. */
+  confidence?: boolean;
   /** Heads whose output is zeroed for this request. */
   maskHeads?: HeadRef[];
   maxSentenceTokens?: number;
@@ -57,7 +59,12 @@ export interface Sentence {
   score: number;
   /** Total log-probability of the target tokens. */
   logProb: number;
-  nbest: { text: string; score: number; logProb: number; pieces: string[] }[];
+  /** With confidence: each target piece's probability under the model at its step. */
+  tokenProbabilities?: Float32Array;
+  /** With confidence: the entropy (nats) of each step's next-piece distribution. */
+  entropies?: Float32Array;
+  nbest: { text: string; score: number; logProb: number; pieces: string[];
+           tokenProbabilities?: Float32Array; entropies?: Float32Array }[];
   attention?: Attention;
   /** Per target token: the step's best next tokens with probabilities. */
   alternatives?: { piece: string; probability: number }[][];

@@ -147,9 +147,10 @@ function checkOptions(options) {
     if (name in WHOLE) checkNumber(name, v, WHOLE[name], true);
     else if (name in REAL) checkNumber(name, v, REAL[name], false);
     else if (name === "to" && typeof v !== "string") throw new TypeError("heed: option to must be a language code string");
-    else if (name === "attention" && typeof v !== "boolean") throw new TypeError("heed: option attention must be true or false");
-    else if (!["to", "attention", "maskHeads"].includes(name)) {
-      throw new TypeError(`heed: unknown option '${name}' (known: to, attention, maskHeads, ${[...Object.keys(WHOLE), ...Object.keys(REAL)].join(", ")})`);
+    else if (["attention", "confidence"].includes(name) && typeof v !== "boolean") {
+      throw new TypeError(`heed: option ${name} must be true or false`);
+    } else if (!["to", "attention", "confidence", "maskHeads"].includes(name)) {
+      throw new TypeError(`heed: unknown option '${name}' (known: to, attention, confidence, maskHeads, ${[...Object.keys(WHOLE), ...Object.keys(REAL)].join(", ")})`);
     }
     out[name] = v;
   }

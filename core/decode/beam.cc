@@ -53,7 +53,7 @@ class Beams {
         options_(options),
         run_(run),
         K_(options.beam_size),
-        history_(model, run.capture_attention),
+        history_(model, run.capture_attention, options.token_confidence),
         finished_(enc.batch),
         penalize_(PenalizesRepeats(options)) {
     limit_ = TargetLimits(enc, options, &capacity_);
@@ -75,7 +75,7 @@ class Beams {
         size_t end = r;
         while (end < state_.rows && state_.sentence[end] == b) ++end;
         Expand(r, end);
-        Select(b);
+        Select(b, r);
         r = end;
       }
       model_.Reorder(state_, next_.parents);
@@ -89,11 +89,16 @@ class Beams {
   // against repetition); best first.
   void Expand(size_t first, size_t end) {
     expansions_.clear();
+    const size_t V = c_.target_vocab;
+    if (penalize_) ruled_.resize((end - first) * V);
     for (size_t row = first; row < end; ++row) {
-      float* log_probs = &state_.log_probs[row * c_.target_vocab];
-      if (penalize_) {
+      const float* log_probs = &state_.log_probs[row * V];
+      if (penalize_) {  // on a copy: the history keeps the model's own
+        float* ruled = &ruled_[(row - first) * V];
         history_.Tokens(alive_.nodes[row], &produced_);
-        PenalizeRepeats(produced_, options_, log_probs, c_.target_vocab);
+        std::copy(log_probs, log_probs + V, ruled);
+        PenalizeRepeats(produced_, options_, ruled, V);
+        log_probs = ruled;
       }
       TopK(log_probs, c_.target_vocab, 2 * K_, c_.pad_id, &top_);
       for (const Candidate& cand : top_) {
@@ -108,10 +113,10 @@ class Beams {
                      });
   }
 
-  // Sentence b keeps the best K expansions that do not end; one that ends
-  // within the first K finishes a hypothesis. The sentence is done once K
-  // have finished or it reaches its length limit.
-  void Select(size_t b) {
+  // Sentence b (rows from `first`) keeps the best K expansions that do not end;
+  // one that ends within the first K finishes a hypothesis. The sentence is
+  // done once K have finished or it reaches its length limit.
+  void Select(size_t b, size_t first) {
     const size_t length = state_.step;  // tokens per hypothesis after it
     const bool at_limit = length >= limit_[b];
     const float penalty = LengthPenalty(length, options_.length_penalty);
@@ -121,8 +126,10 @@ class Beams {
       const Expansion& e = expansions_[i];
       const bool ends = e.token == c_.eos_id;
       if (ends && i >= K_) continue;
-      const int node =
-          history_.Add(alive_.nodes[e.row], e.token, e.log_prob, state_, e.row);
+      const float* ranked =
+          penalize_ ? &ruled_[(e.row - first) * c_.target_vocab] : nullptr;
+      const int node = history_.Add(alive_.nodes[e.row], e.token, e.log_prob,
+                                    state_, e.row, ranked);
       if (ends || at_limit) {
         finished_[b].push_back(Finished{e.log_prob / penalty, node});
         if (!ends) ++kept;
@@ -170,6 +177,8 @@ class Beams {
   std::vector<Candidate> top_;
   std::vector<Expansion> expansions_;
   std::vector<int> produced_;
+  std::vector<float> ruled_;  // (rows of a sentence, vocab): log-probs
+                              // after the rules
 };
 
 }  // namespace

@@ -22,13 +22,14 @@ std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
   std::vector<size_t> rows(B);  // sentence of each row
   std::iota(rows.begin(), rows.end(), 0);
   DecoderState state = model.StartDecoding(enc, rows, capacity, run);
-  History history(model, run.capture_attention);
+  History history(model, run.capture_attention, options.token_confidence);
   std::vector<int> last(B, -1);  // last node of each row's hypothesis
   std::vector<int> tokens(B, c.bos_id);
   // Buffers reused by every step: the loop allocates nothing once warm.
   std::vector<Candidate> best;
   std::vector<size_t> keep;
   std::vector<int> next, next_last, produced;
+  std::vector<float> ruled;  // a row's log-probs after the rules
   const bool penalize = PenalizesRepeats(options);
   while (state.rows > 0) {
     model.Step(state, tokens.data(), run);
@@ -37,17 +38,19 @@ std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
     next_last.clear();
     for (size_t r = 0; r < state.rows; ++r) {
       const size_t b = state.sentence[r];
-      if (penalize) {
+      const float* scores = &state.log_probs[r * c.target_vocab];
+      if (penalize) {  // on a copy: the history keeps the model's own
         history.Tokens(last[r], &produced);
-        PenalizeRepeats(produced, options, &state.log_probs[r * c.target_vocab],
-                        c.target_vocab);
+        ruled.assign(scores, scores + c.target_vocab);
+        PenalizeRepeats(produced, options, ruled.data(), c.target_vocab);
+        scores = ruled.data();
       }
-      TopK(&state.log_probs[r * c.target_vocab], c.target_vocab, 1, c.pad_id,
-           &best);
+      TopK(scores, c.target_vocab, 1, c.pad_id, &best);
       const int parent = last[r];
       const float cum =
           (parent < 0 ? 0.0f : history.log_prob(parent)) + best[0].log_prob;
-      const int node = history.Add(parent, best[0].token, cum, state, r);
+      const int node = history.Add(parent, best[0].token, cum, state, r,
+                                   penalize ? scores : nullptr);
       if (best[0].token == c.eos_id || history.length(node) >= limit[b]) {
         results[b].push_back(history.Backtrack(
             node,

@@ -1,6 +1,7 @@
 #include "core/decode/history.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace heed {
 
@@ -22,8 +23,17 @@ void TopK(const float* x, size_t n, size_t k, int exclude,
   }
 }
 
+float Entropy(const float* log_probs, size_t n) {
+  double h = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (std::isinf(log_probs[i])) continue;  // p = 0 adds nothing
+    h -= std::exp(static_cast<double>(log_probs[i])) * log_probs[i];
+  }
+  return static_cast<float>(h);
+}
+
 int History::Add(int parent, int token, float log_prob,
-                 const DecoderState& state, size_t row) {
+                 const DecoderState& state, size_t row, const float* ranked) {
   Node node;
   node.parent = parent;
   node.token = token;
@@ -40,8 +50,13 @@ int History::Add(int parent, int token, float log_prob,
       std::copy(cross, cross + a.cross_len,
                 node.cross.data() + lh * a.cross_len);
     }
-    TopK(&state.log_probs[row * vocab_], vocab_, kAlternatives, -1,
-         &node.alternatives);
+    TopK(ranked != nullptr ? ranked : &state.log_probs[row * vocab_], vocab_,
+         kAlternatives, -1, &node.alternatives);
+  }
+  if (confidence_) {
+    const float* lp = &state.log_probs[row * vocab_];
+    node.prob = std::exp(lp[token]);
+    node.entropy = Entropy(lp, vocab_);
   }
   nodes_.push_back(std::move(node));
   return static_cast<int>(nodes_.size()) - 1;
@@ -65,6 +80,12 @@ Hypothesis History::Backtrack(int node, float score,
   h.log_prob = nodes_[node].log_prob;
   const size_t T = chain.size();
   for (int n : chain) h.tokens.push_back(nodes_[n].token);
+  if (confidence_) {
+    for (int n : chain) {
+      h.token_probs.push_back(nodes_[n].prob);
+      h.entropies.push_back(nodes_[n].entropy);
+    }
+  }
   if (!capture_) return h;
   const size_t S = source_length;
   h.decoder_attention.assign(layers_ * heads_ * T * T, 0.0f);

@@ -17,19 +17,29 @@ namespace heed {
 void TopK(const float* x, size_t n, size_t k, int exclude,
           std::vector<Candidate>* out);
 
+// −Σ p log p (nats) of a distribution given as log-probabilities [n]; −∞
+// entries (p = 0) add nothing.
+float Entropy(const float* log_probs, size_t n);
+
 class History {
  public:
-  History(const Model& model, bool capture)
+  // capture: keep each step's attention and alternatives; confidence: each
+  // token's probability and its step's entropy.
+  History(const Model& model, bool capture, bool confidence)
       : model_(model),
         layers_(model.config().decoder_layers),
         heads_(model.config().heads),
         vocab_(model.config().target_vocab),
-        capture_(capture) {}
+        capture_(capture),
+        confidence_(confidence) {}
 
   // Records token (cumulative log-prob `log_prob`) after `parent` (or -1),
-  // produced by row `row` of the step state.step - 1. Returns its index.
+  // produced by row `row` of the step state.step - 1. state.log_probs hold
+  // the model's distribution (for confidence); `ranked` [vocab], when not
+  // null, what the search ranked after its rules (for the alternatives).
+  // Returns the node's index.
   int Add(int parent, int token, float log_prob, const DecoderState& state,
-          size_t row);
+          size_t row, const float* ranked = nullptr);
 
   size_t length(int node) const { return nodes_[node].length; }
   float log_prob(int node) const { return nodes_[node].log_prob; }
@@ -49,12 +59,15 @@ class History {
     std::vector<float> self;   // (layers, heads, length) when captured
     std::vector<float> cross;  // (layers, heads, source length)
     std::vector<Candidate> alternatives;
+    float prob = 0.0f;     // of the token, with confidence
+    float entropy = 0.0f;  // of its step, with confidence
   };
   const Model& model_;
   size_t layers_;
   size_t heads_;
   size_t vocab_;
   bool capture_;
+  bool confidence_;
   std::vector<Node> nodes_;
 };
 

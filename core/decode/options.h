@@ -17,6 +17,8 @@ struct DecodingOptions {
                                     // was best on the dev sets)
   float repetition_penalty = 1.0f;  // 1: off; p > 1: log p of tokens already
                                     // produced multiplied by p
+  bool token_confidence = false;    // return each token's probability and
+                                    // its step's entropy
 };
 
 // One of the top next-token candidates at a decoding step.
@@ -36,6 +38,10 @@ struct Hypothesis {
   std::vector<float> cross_attention;    // (decoder_layers, heads, T, S)
   std::vector<std::vector<Candidate>> alternatives;  // (T, ≤5): the best
                                                      // tokens at each step
+  // Only with token_confidence, from the model's distribution at each step
+  // (before any rule against repetition):
+  std::vector<float> token_probs;  // (T): p(tokens[i] | source, tokens[<i])
+  std::vector<float> entropies;    // (T): −Σ p log p of step i, in nats
 };
 
 // Number of next-token candidates kept per step when capturing.

@@ -220,6 +220,23 @@ test("bad model bytes reject with a clear message", async () => {
   await assert.rejects(createTranslator({ model: 42 }), /model must be/);
 });
 
+test("token confidence equals the native build's", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "heed-"));
+  const lines = ["A dog runs in the park.", "Zwei Männer spielen."];
+  native(lines, "de", 4, ["--attention-json", join(dir, "a.json")]);
+  const want = JSON.parse(readFileSync(join(dir, "a.json")));
+  for (let i = 0; i < lines.length; ++i) {
+    const r = await translator.translate(lines[i], { to: "de", beam: 4, nbest: 2, confidence: true });
+    const s = r.sentences[0], w = want[i].sentences[0];
+    assert.equal(s.tokenProbabilities.length, s.targetPieces.length);
+    assert.equal(s.nbest[1].tokenProbabilities.length, s.nbest[1].pieces.length);
+    s.tokenProbabilities.forEach((p, k) => assert.ok(Math.abs(p - w.tokenProbabilities[k]) <= 1e-5));
+    s.entropies.forEach((h, k) => assert.ok(Math.abs(h - w.entropies[k]) <= 1e-4));
+  }
+  const plain = await translator.translate(lines[0], { to: "de" });
+  assert.equal(plain.sentences[0].tokenProbabilities, undefined);
+});
+
 test("every option is checked before it reaches the engine", async () => {
   const bad = [
     [{ beam: 2 ** 32 + 2 }, RangeError, /option beam must be a whole number in \[1, 64\]/],
