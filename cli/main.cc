@@ -28,6 +28,7 @@ constexpr const char* kUsage =
     "  heed translate --model FILE [--to LANG] [--beam N] [--nbest N]\n"
     "                 [--length-penalty A] [--max-batch N] [--threads N]\n"
     "                 [--no-repeat-ngram-size N] [--repetition-penalty P]\n"
+    "                 [--prefix TEXT]\n"
     "                 [--attention-json FILE]\n"
     "      Translates each line of stdin to a line of stdout. With --nbest N\n"
     "      > 1 it writes N lines per input: INDEX ||| TEXT ||| SCORE.\n"
@@ -36,6 +37,8 @@ constexpr const char* kUsage =
     "      (default 3; 0 is off); --repetition-penalty P: tokens already\n"
     "      produced have their log-probability multiplied by P (default 1,\n"
     "      off).\n"
+    "      --prefix TEXT: every translation starts with TEXT (each input line\n"
+    "      must then be one sentence).\n"
     "  heed info --model FILE\n"
     "      Prints the model's config, languages and tensors.\n"
     "  heed quantize --model FILE --out FILE\n"
@@ -57,7 +60,8 @@ std::map<std::string, std::string> ParseFlags(int argc, char** argv) {
                                  "--out",
                                  "--threads",
                                  "--no-repeat-ngram-size",
-                                 "--repetition-penalty"};
+                                 "--repetition-penalty",
+                                 "--prefix"};
   std::map<std::string, std::string> flags;
   for (int i = 2; i < argc; ++i) {
     const std::string name = argv[i];
@@ -177,6 +181,8 @@ heed::TranslateOptions ReadOptions(
     if (it != flags.end()) *field = ToFloat(name, it->second);
   };
   if (flags.count("--to") != 0) options.to = flags.at("--to");
+  if (flags.count("--prefix") != 0)
+    options.target_prefix = flags.at("--prefix");
   if (flags.count("--attention-json") != 0 &&
       flags.at("--attention-json").empty()) {
     throw UsageError("option '--attention-json' needs a file name");

@@ -133,6 +133,30 @@ Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
   return plan;
 }
 
+// The target tokens of options.target_prefix (text) or
+// options.target_prefix_pieces; empty when neither is set.
+std::vector<int> ForcedPrefix(const TranslateOptions& options,
+                              const Tokenizer& target, const ModelConfig& c) {
+  if (!options.target_prefix.empty() && !options.target_prefix_pieces.empty()) {
+    throw Error("give the target prefix as text or as pieces, not both");
+  }
+  size_t bad = 0;
+  if (!IsValidUtf8(options.target_prefix, &bad)) {
+    throw Error("target prefix is not valid UTF-8 (byte " +
+                std::to_string(bad) + ")");
+  }
+  std::vector<int> ids = target.Encode(options.target_prefix);
+  for (const std::string& piece : options.target_prefix_pieces) {
+    const int id = target.PieceId(piece);
+    if (id < 0 || id == c.pad_id || id == c.eos_id || id == c.bos_id) {
+      throw Error("target prefix piece '" + piece +
+                  "' is not a piece the model can produce");
+    }
+    ids.push_back(id);
+  }
+  return ids;
+}
+
 // Every text split into sentences, and the sentences into encoder inputs.
 struct Work {
   std::vector<std::vector<Segment>> segments;  // per text
@@ -406,8 +430,20 @@ std::vector<Result> Translator::Translate(
     const TranslateOptions& options) const {
   if (impl_ == nullptr) throw Error("translate: the translator was moved from");
   const auto t0 = Clock::now();
-  const Plan plan = PlanRequest(config(), impl_->source, options);
-  const Work work = MakeUnits(texts, plan, impl_->source, config().eos_id);
+  Plan plan = PlanRequest(config(), impl_->source, options);
+  Work work = MakeUnits(texts, plan, impl_->source, config().eos_id);
+  plan.decoding.forced_prefix = ForcedPrefix(options, impl_->target, config());
+  if (!plan.decoding.forced_prefix.empty()) {
+    std::vector<size_t> units(texts.size(), 0);
+    for (const Unit& u : work.units) ++units[u.text];
+    for (size_t i = 0; i < texts.size(); ++i) {
+      if (units[i] != 1) {
+        throw Error(
+            "a target prefix needs texts of exactly one sentence; text " +
+            std::to_string(i) + " has " + std::to_string(units[i]));
+      }
+    }
+  }
   if (options.attention) CheckAttentionSize(config(), work.units, options);
   const auto t1 = Clock::now();
 

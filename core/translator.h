@@ -54,6 +54,12 @@ struct TranslateOptions : DecodingOptions {
                           // throws heed::Error before decoding
   size_t threads = 1;     // batches decoded at once, one per thread (native
                           // builds; the result does not depend on it)
+  // A start the translation must take (CTranslate2's target_prefix): as
+  // text, tokenised like the model's output, or as target pieces. The
+  // search continues after it; its tokens count in the score. Every text
+  // must then be one sentence (the prefix applies to each).
+  std::string target_prefix;
+  std::vector<std::string> target_prefix_pieces;
 };
 
 // All attention of one sentence. S = source tokens (with tag and EOS),

@@ -45,6 +45,10 @@ expect "info to a closed stdout fails" 1 'cannot write' -- \
 mkfifo "$tmp/fifo"
 expect "a FIFO is not a model" 1 'not a regular file' -- \
   timeout 10 "$heed" info --model "$tmp/fifo"
+expect "a prefix starts every translation" 0 'ok' -- \
+  bash -c "printf 'A dog runs.\nTwo men.\n' | '$heed' translate --model '$model' --to de --prefix 'Zwei Hunde' | grep -c '^Zwei Hunde' | grep -qx 2 && echo ok"
+expect "a prefix needs one sentence per line" 1 'exactly one sentence' -- \
+  bash -c "echo 'A dog. A cat.' | '$heed' translate --model '$model' --to de --prefix Ein"
 expect "info" 0 'tensors:' -- "$heed" info --model "$model"
 expect "no command" 2 'usage' -- "$heed"
 expect "unknown option" 2 "unknown option '--bogus'" -- "$heed" translate --bogus 1

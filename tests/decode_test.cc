@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/decode/history.h"
 #include "core/decode/repetition.h"
 #include "core/decode/search.h"
 #include "core/error.h"
@@ -147,6 +148,54 @@ TEST_CASE("token confidence equals the teacher-forced distribution") {
       o.token_confidence = false;
       CHECK(Search(model, enc, o, {})[0][0].token_probs.empty());
     }
+  }
+}
+
+TEST_CASE("a forced prefix starts every hypothesis; the search goes on") {
+  for (const char* name : {"tiny_postnorm.heed", "tiny_prenorm.heed"}) {
+    INFO("model ", name);
+    const Model model = LoadFixture(name);
+    const size_t V = model.config().target_vocab;
+    const int pad = model.config().pad_id;
+    const EncoderOutput enc = model.Encode(Sources(), {});
+    DecodingOptions o;
+    o.no_repeat_ngram_size = 0;
+    o.beam_size = 1;
+    const auto free = Search(model, enc, o, {});
+    o.forced_prefix = {};  // an empty prefix is no prefix
+    CHECK(Search(model, enc, o, {})[0][0].tokens == free[0][0].tokens);
+    // Tokens the model would not choose first.
+    const std::vector<int> prefix = {free[0][0].tokens[0] == 7 ? 8 : 7, 11, 9};
+    o.forced_prefix = prefix;
+    for (size_t beam : {1, 4}) {
+      o.beam_size = beam;
+      o.nbest = beam;
+      const auto found = Search(model, enc, o, {});
+      for (size_t b = 0; b < enc.batch; ++b) {
+        for (const Hypothesis& h : found[b]) {
+          REQUIRE(h.tokens.size() > prefix.size());
+          CHECK(std::equal(prefix.begin(), prefix.end(), h.tokens.begin()));
+          std::vector<int> inputs = {model.config().bos_id};
+          inputs.insert(inputs.end(), h.tokens.begin(), h.tokens.end() - 1);
+          const auto lp =
+              model.ForcedLogProbs(enc, b, inputs, {}, nullptr, nullptr);
+          double total = 0;
+          for (size_t i = 0; i < h.tokens.size(); ++i) {
+            total += lp[i * V + h.tokens[i]];
+            // Greedy: after the prefix, each token is the step's argmax.
+            if (beam == 1 && i >= prefix.size()) {
+              std::vector<Candidate> best;
+              TopK(&lp[i * V], V, 1, pad, &best);
+              CHECK(best[0].token == h.tokens[i]);
+            }
+          }
+          CHECK(h.log_prob == doctest::Approx(total).epsilon(1e-4));
+        }
+      }
+    }
+    o.forced_prefix.assign(1000, 7);  // longer than any length limit
+    CHECK_THROWS_WITH_AS(Search(model, enc, o, {}),
+                         doctest::Contains("reaches the length limit"), Error);
   }
 }
 

@@ -2,6 +2,7 @@
 // bad options, concurrent use.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <thread>
@@ -207,6 +208,36 @@ TEST_CASE("attention for a huge text is refused up front, with the limit") {
   CHECK_FALSE(Tiny().Translate("A dog runs.", o).text.empty());
   o.attention = true;
   CHECK(Tiny().Translate("A dog runs.", o).sentences.at(0).attention.heads > 0);
+}
+
+TEST_CASE("a target prefix, as text or pieces, starts the translation") {
+  TranslateOptions o = To("de");
+  const Result free = Tiny().Translate("A dog runs.", o);
+  o.target_prefix_pieces = {free.sentences[0].nbest[0].pieces.at(1)};
+  const Result forced = Tiny().Translate("A dog runs.", o);
+  CHECK(forced.sentences[0].best.pieces.at(0) == o.target_prefix_pieces[0]);
+  o.target_prefix_pieces.clear();
+  for (const char* prefix : {"Ein", "Zwei große Hunde"}) {
+    o.target_prefix = prefix;
+    const std::string text = Tiny().Translate("A dog runs.", o).text;
+    CHECK_MESSAGE(text.rfind(prefix, 0) == 0, text);
+  }
+  // Bad prefixes: clear errors, and the translator keeps working.
+  o.target_prefix = "x \xFF";
+  CHECK_THROWS_WITH_AS(Tiny().Translate("A dog.", o),
+                       doctest::Contains("not valid UTF-8"), Error);
+  o.target_prefix = "";
+  o.target_prefix_pieces = {"<no such piece>"};
+  CHECK_THROWS_WITH_AS(Tiny().Translate("A dog.", o),
+                       doctest::Contains("not a piece"), Error);
+  o.target_prefix_pieces = {"</s>"};
+  CHECK_THROWS_AS(Tiny().Translate("A dog.", o), Error);
+  o.target_prefix_pieces.clear();
+  o.target_prefix = "Ein";
+  CHECK_THROWS_WITH_AS(Tiny().Translate("A dog. A cat.", o),
+                       doctest::Contains("exactly one sentence"), Error);
+  CHECK(Tiny().Translate("A dog.", To("de")).text ==
+        Tiny().Translate("A dog.", To("de")).text);
 }
 
 TEST_CASE("split and positional encoding through the public API") {

@@ -49,6 +49,14 @@ heed::TranslateOptions ReadOptions(const val& o) {
   if (has("repetitionPenalty")) {
     options.repetition_penalty = o["repetitionPenalty"].as<float>();
   }
+  if (has("prefix")) options.target_prefix = o["prefix"].as<std::string>();
+  if (has("prefixPieces")) {
+    const val pieces = o["prefixPieces"];
+    const unsigned n = pieces["length"].as<unsigned>();
+    for (unsigned i = 0; i < n; ++i) {
+      options.target_prefix_pieces.push_back(pieces[i].as<std::string>());
+    }
+  }
   if (has("confidence")) options.token_confidence = o["confidence"].as<bool>();
   if (has("attention")) options.attention = o["attention"].as<bool>();
   if (has("maxBatch")) options.max_batch = o["maxBatch"].as<unsigned>();

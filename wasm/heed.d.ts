@@ -29,6 +29,10 @@ export interface TranslateOptions {
   repetitionPenalty?: number;
   /** Return every attention map. Default false. */
   attention?: boolean;
+  /** The translation must start with this text (CTranslate2's target_prefix); the search continues after it. The text must be one sentence. */
+  prefix?: string;
+  /** The same as target pieces (e.g. a sentence's targetPieces up to a step, then another alternative). */
+  prefixPieces?: string[];
   /** Return each target piece's probability and its step's entropy (tokenProbabilities, entropies). Default false. */
   confidence?: boolean;
   /** Heads whose output is zeroed for this request. */

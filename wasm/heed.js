@@ -147,10 +147,17 @@ function checkOptions(options) {
     if (name in WHOLE) checkNumber(name, v, WHOLE[name], true);
     else if (name in REAL) checkNumber(name, v, REAL[name], false);
     else if (name === "to" && typeof v !== "string") throw new TypeError("heed: option to must be a language code string");
+    else if (name === "prefix") checkText(v, "prefix");
+    else if (name === "prefixPieces") {
+      if (!Array.isArray(v) || !v.every((p) => typeof p === "string")) {
+        throw new TypeError("heed: option prefixPieces must be an array of target pieces (strings)");
+      }
+      v.forEach((p) => checkText(p, "prefixPieces"));
+    }
     else if (["attention", "confidence"].includes(name) && typeof v !== "boolean") {
       throw new TypeError(`heed: option ${name} must be true or false`);
-    } else if (!["to", "attention", "confidence", "maskHeads"].includes(name)) {
-      throw new TypeError(`heed: unknown option '${name}' (known: to, attention, confidence, maskHeads, ${[...Object.keys(WHOLE), ...Object.keys(REAL)].join(", ")})`);
+    } else if (!["to", "attention", "confidence", "maskHeads", "prefix", "prefixPieces"].includes(name)) {
+      throw new TypeError(`heed: unknown option '${name}' (known: to, attention, confidence, maskHeads, prefix, prefixPieces, ${[...Object.keys(WHOLE), ...Object.keys(REAL)].join(", ")})`);
     }
     out[name] = v;
   }
@@ -173,11 +180,11 @@ function checkHeads(heads) {
 // silently merge it with the next character.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function checkText(text) {
-  if (typeof text !== "string") throw new TypeError("heed: text must be a string");
+function checkText(text, what = "text") {
+  if (typeof text !== "string") throw new TypeError(`heed: ${what} must be a string`);
   const bad = LONE_SURROGATE.exec(text);
   if (bad) {
-    throw new Error(`heed: text is not valid Unicode: unpaired surrogate at index ${bad.index}`);
+    throw new Error(`heed: ${what} is not valid Unicode: unpaired surrogate at index ${bad.index}`);
   }
 }
 

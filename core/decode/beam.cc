@@ -86,13 +86,22 @@ class Beams {
 
  private:
   // Every row of [first, end) proposes its 2·K best tokens (after the rules
-  // against repetition); best first.
+  // against repetition), or only the forced token while a forced prefix
+  // lasts; best first.
   void Expand(size_t first, size_t end) {
     expansions_.clear();
     const size_t V = c_.target_vocab;
     if (penalize_) ruled_.resize((end - first) * V);
+    const int forced = ForcedToken(options_, state_.step - 1);
     for (size_t row = first; row < end; ++row) {
       const float* log_probs = &state_.log_probs[row * V];
+      if (forced >= 0) {  // one expansion per row: the forced token
+        expansions_.push_back(
+            Expansion{alive_.log_probs[row] + log_probs[forced], row, forced});
+        if (penalize_)
+          std::copy(log_probs, log_probs + V, &ruled_[(row - first) * V]);
+        continue;
+      }
       if (penalize_) {  // on a copy: the history keeps the model's own
         float* ruled = &ruled_[(row - first) * V];
         history_.Tokens(alive_.nodes[row], &produced_);

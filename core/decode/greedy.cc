@@ -39,18 +39,21 @@ std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
     for (size_t r = 0; r < state.rows; ++r) {
       const size_t b = state.sentence[r];
       const float* scores = &state.log_probs[r * c.target_vocab];
-      if (penalize) {  // on a copy: the history keeps the model's own
+      const int forced = ForcedToken(options, state.step - 1);
+      if (forced >= 0) {  // the model's own log-prob, no rule applies
+        best.assign(1, Candidate{forced, scores[forced]});
+      } else if (penalize) {  // on a copy: the history keeps the model's own
         history.Tokens(last[r], &produced);
         ruled.assign(scores, scores + c.target_vocab);
         PenalizeRepeats(produced, options, ruled.data(), c.target_vocab);
         scores = ruled.data();
       }
-      TopK(scores, c.target_vocab, 1, c.pad_id, &best);
+      if (forced < 0) TopK(scores, c.target_vocab, 1, c.pad_id, &best);
       const int parent = last[r];
       const float cum =
           (parent < 0 ? 0.0f : history.log_prob(parent)) + best[0].log_prob;
       const int node = history.Add(parent, best[0].token, cum, state, r,
-                                   penalize ? scores : nullptr);
+                                   penalize && forced < 0 ? scores : nullptr);
       if (best[0].token == c.eos_id || history.length(node) >= limit[b]) {
         results[b].push_back(history.Backtrack(
             node,

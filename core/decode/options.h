@@ -19,6 +19,8 @@ struct DecodingOptions {
                                     // produced multiplied by p
   bool token_confidence = false;    // return each token's probability and
                                     // its step's entropy
+  std::vector<int> forced_prefix;   // target tokens every hypothesis starts
+                                    // with (no EOS); search continues after
 };
 
 // One of the top next-token candidates at a decoding step.

@@ -26,6 +26,14 @@ std::vector<size_t> TargetLimits(const EncoderOutput& enc,
     limit[b] = MaxTargetLength(enc.lengths[b], options);
   }
   *capacity = limit.empty() ? 0 : *std::max_element(limit.begin(), limit.end());
+  const size_t forced = options.forced_prefix.size();
+  for (size_t b = 0; b < enc.batch; ++b) {
+    if (forced >= limit[b]) {
+      throw Error("target prefix of " + std::to_string(forced) +
+                  " tokens reaches the length limit of " +
+                  std::to_string(limit[b]) + " tokens for this sentence");
+    }
+  }
   return limit;
 }
 
@@ -47,6 +55,9 @@ void CheckOptions(const DecodingOptions& options) {
   if (!std::isfinite(options.length_penalty) || options.length_penalty < 0.0f ||
       options.length_penalty > 10.0f) {
     throw Error("length penalty must be in [0, 10]");
+  }
+  if (options.forced_prefix.size() > 100000) {
+    throw Error("target prefix must be at most 100000 tokens");
   }
   if (options.no_repeat_ngram_size > 1000) {
     throw Error("no-repeat n-gram size must be in [0, 1000]");

@@ -31,6 +31,14 @@ std::vector<NBest> Search(const Model& model, const EncoderOutput& enc,
                           const DecodingOptions& options,
                           const RunOptions& run);
 
+// The token forced at target position `position` (0-based), or -1 once the
+// forced prefix is behind.
+inline int ForcedToken(const DecodingOptions& options, size_t position) {
+  return position < options.forced_prefix.size()
+             ? options.forced_prefix[position]
+             : -1;
+}
+
 // GNMT length penalty ((5 + length) / 6)^alpha.
 float LengthPenalty(size_t length, float alpha);
 

@@ -237,6 +237,22 @@ test("token confidence equals the native build's", async () => {
   assert.equal(plain.sentences[0].tokenProbabilities, undefined);
 });
 
+test("a forced prefix equals the native build's", async () => {
+  const line = "A dog runs in the park.";
+  const want = native([line], "de", 4, ["--prefix", "Zwei Hunde"])[0];
+  const r = await translator.translate(line, { to: "de", beam: 4, prefix: "Zwei Hunde" });
+  assert.equal(r.text, want);
+  assert.ok(r.text.startsWith("Zwei Hunde"));
+  // Forcing the pieces of a translation up to a step, then another piece.
+  const free = await translator.translate(line, { to: "de", beam: 1, attention: true });
+  const pieces = [...free.sentences[0].targetPieces.slice(0, 2), free.alternatives[2][1].piece];
+  const fork = await translator.translate(line, { to: "de", beam: 1, prefixPieces: pieces });
+  assert.deepEqual(fork.sentences[0].targetPieces.slice(0, 3), pieces);
+  await assert.rejects(translator.translate(line, { to: "de", prefixPieces: ["<none>"] }), /not a piece/);
+  await assert.rejects(translator.translate("A dog. A cat.", { to: "de", prefix: "Ein" }), /exactly one sentence/);
+  await assert.rejects(translator.translate(line, { to: "de", prefix: "\uD800" }), /prefix is not valid Unicode/);
+});
+
 test("every option is checked before it reaches the engine", async () => {
   const bad = [
     [{ beam: 2 ** 32 + 2 }, RangeError, /option beam must be a whole number in \[1, 64\]/],
