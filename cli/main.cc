@@ -28,7 +28,7 @@ constexpr const char* kUsage =
     "  heed translate --model FILE [--to LANG] [--beam N] [--nbest N]\n"
     "                 [--length-penalty A] [--max-batch N] [--threads N]\n"
     "                 [--no-repeat-ngram-size N] [--repetition-penalty P]\n"
-    "                 [--prefix TEXT]\n"
+    "                 [--prefix TEXT] [--logit-lens K]\n"
     "                 [--attention-json FILE]\n"
     "      Translates each line of stdin to a line of stdout. With --nbest N\n"
     "      > 1 it writes N lines per input: INDEX ||| TEXT ||| SCORE.\n"
@@ -38,7 +38,8 @@ constexpr const char* kUsage =
     "      produced have their log-probability multiplied by P (default 1,\n"
     "      off).\n"
     "      --prefix TEXT: every translation starts with TEXT (each input line\n"
-    "      must then be one sentence).\n"
+    "      must then be one sentence). --logit-lens K adds each decoder\n"
+    "      layer's top K pieces per step to the attention JSON.\n"
     "  heed info --model FILE\n"
     "      Prints the model's config, languages and tensors.\n"
     "  heed quantize --model FILE --out FILE\n"
@@ -61,7 +62,8 @@ std::map<std::string, std::string> ParseFlags(int argc, char** argv) {
                                  "--threads",
                                  "--no-repeat-ngram-size",
                                  "--repetition-penalty",
-                                 "--prefix"};
+                                 "--prefix",
+                                 "--logit-lens"};
   std::map<std::string, std::string> flags;
   for (int i = 2; i < argc; ++i) {
     const std::string name = argv[i];
@@ -113,6 +115,31 @@ nlohmann::json Nested(const std::vector<float>& v, size_t layers, size_t heads,
   return out;
 }
 
+// {"top": [layer][step][k] {piece, probability}, "tokenProbabilities":
+// [layer][step]} (docs/attention.md).
+nlohmann::json LensJson(const heed::LogitLens& lens) {
+  nlohmann::json top = nlohmann::json::array();
+  nlohmann::json probs = nlohmann::json::array();
+  for (size_t l = 0; l < lens.layers; ++l) {
+    nlohmann::json steps = nlohmann::json::array();
+    for (size_t i = 0; i < lens.steps; ++i) {
+      nlohmann::json best = nlohmann::json::array();
+      for (size_t j = 0; j < lens.k; ++j) {
+        const heed::Alternative& a =
+            lens.top[(l * lens.steps + i) * lens.k + j];
+        best.push_back({{"piece", a.piece}, {"probability", a.probability}});
+      }
+      steps.push_back(std::move(best));
+    }
+    top.push_back(std::move(steps));
+    probs.push_back(std::vector<float>(
+        lens.token_probs.begin() + static_cast<std::ptrdiff_t>(l * lens.steps),
+        lens.token_probs.begin() +
+            static_cast<std::ptrdiff_t>((l + 1) * lens.steps)));
+  }
+  return {{"top", std::move(top)}, {"tokenProbabilities", std::move(probs)}};
+}
+
 nlohmann::json AttentionJson(const heed::Result& r) {
   nlohmann::json sentences = nlohmann::json::array();
   for (const heed::SentenceResult& s : r.sentences) {
@@ -135,6 +162,7 @@ nlohmann::json AttentionJson(const heed::Result& r) {
                          {"tokenProbabilities", s.best.token_probs},
                          {"entropies", s.best.entropies},
                          {"attention", std::move(maps)}});
+    if (s.lens.k > 0) sentences.back()["logitLens"] = LensJson(s.lens);
   }
   return {{"text", r.text}, {"sentences", sentences}};
 }
@@ -191,6 +219,10 @@ heed::TranslateOptions ReadOptions(
   set_size("--nbest", &options.nbest);
   set_float("--length-penalty", &options.length_penalty);
   set_size("--no-repeat-ngram-size", &options.no_repeat_ngram_size);
+  set_size("--logit-lens", &options.logit_lens);
+  if (options.logit_lens > 0 && flags.count("--attention-json") == 0) {
+    throw UsageError("--logit-lens writes into --attention-json: give both");
+  }
   set_float("--repetition-penalty", &options.repetition_penalty);
   set_size("--threads", &options.threads);
   set_size("--max-batch", &options.max_batch);

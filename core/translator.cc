@@ -127,6 +127,7 @@ Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
   Plan plan;
   plan.decoding = options;
   plan.run.capture_attention = options.attention;
+  plan.run.capture_hidden = options.logit_lens > 0;
   SetMask(c, options.masked_heads, &plan.run.head_mask);
   plan.tag = TargetTag(c, source, options.to);
   plan.room = options.max_sentence_tokens - (plan.tag >= 0 ? 2 : 1);
@@ -312,6 +313,18 @@ SentenceResult MakeSentenceResult(const ModelConfig& c, const Tokenizer& source,
     sr.nbest.push_back(MakeTranslation(h, target));
   }
   sr.best = sr.nbest.at(0);
+  const Hypothesis& best = nbest[0];
+  if (!best.lens.empty()) {
+    LogitLens& lens = sr.lens;
+    lens.layers = c.decoder_layers;
+    lens.steps = best.tokens.size();
+    lens.k = best.lens.size() / (lens.layers * lens.steps);
+    for (const Candidate& cand : best.lens) {
+      lens.top.push_back(
+          Alternative{target.Piece(cand.token), std::exp(cand.log_prob)});
+    }
+    lens.token_probs = best.lens_token_probs;
+  }
   if (attention) {
     MoveAttention(c, target, std::move(encoder), std::move(nbest[0]), &sr);
   }

@@ -78,6 +78,16 @@ struct Alternative {
   float probability = 0.0f;
 };
 
+// The logit lens of one sentence (logit_lens = k > 0): each decoder layer's
+// output at each step projected through the output layer, as if the layers
+// above it were not there. The last layer's is the real distribution.
+struct LogitLens {
+  size_t layers = 0, steps = 0, k = 0;
+  std::vector<Alternative> top;    // (layers, steps, k): the k best pieces
+  std::vector<float> token_probs;  // (layers, steps): the probability of the
+                                   // piece the model produced at that step
+};
+
 struct Translation {  // one hypothesis
   std::string text;
   std::vector<std::string> pieces;
@@ -99,6 +109,7 @@ struct SentenceResult {
   // When attention is asked for: per target token, the best next tokens of
   // that decoding step with their probabilities.
   std::vector<std::vector<Alternative>> alternatives;
+  LogitLens lens;  // of the best hypothesis, with logit_lens > 0
 };
 
 struct Timings {

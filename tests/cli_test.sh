@@ -49,6 +49,10 @@ expect "a prefix starts every translation" 0 'ok' -- \
   bash -c "printf 'A dog runs.\nTwo men.\n' | '$heed' translate --model '$model' --to de --prefix 'Zwei Hunde' | grep -c '^Zwei Hunde' | grep -qx 2 && echo ok"
 expect "a prefix needs one sentence per line" 1 'exactly one sentence' -- \
   bash -c "echo 'A dog. A cat.' | '$heed' translate --model '$model' --to de --prefix Ein"
+expect "the logit lens goes into the attention JSON" 0 '"logitLens"' -- \
+  bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --logit-lens 3 --attention-json '$tmp/l.json' >/dev/null && cat '$tmp/l.json'"
+expect "the logit lens needs the attention JSON" 2 'give both' -- \
+  "$heed" translate --model "$model" --logit-lens 3
 expect "info" 0 'tensors:' -- "$heed" info --model "$model"
 expect "no command" 2 'usage' -- "$heed"
 expect "unknown option" 2 "unknown option '--bogus'" -- "$heed" translate --bogus 1

@@ -199,6 +199,69 @@ TEST_CASE("a forced prefix starts every hypothesis; the search goes on") {
   }
 }
 
+// The fixture with only its first `layers` decoder layers: its output is
+// the full model's logit lens at layer `layers` - 1.
+Model Truncated(const char* name, size_t layers) {
+  test::SplitFile f = test::Split(test::ReadBytes(test::Fixture(name)));
+  auto& meta = f.header["__metadata__"];
+  nlohmann::json config =
+      nlohmann::json::parse(meta["config"].get<std::string>());
+  config["decoder_layers"] = layers;
+  meta["config"] = config.dump();
+  return Model::Load(ModelFile::FromBytes(test::Join(f)));
+}
+
+TEST_CASE("the logit lens equals the output of the model cut after a layer") {
+  for (const char* name : {"tiny_postnorm.heed", "tiny_prenorm.heed"}) {
+    INFO("model ", name);
+    const Model model = LoadFixture(name);
+    const size_t V = model.config().target_vocab;
+    const size_t L = model.config().decoder_layers;
+    const size_t k = 4;
+    RunOptions run;
+    run.capture_hidden = true;
+    const EncoderOutput enc = model.Encode(Sources(), run);
+    for (size_t beam : {1, 3}) {
+      DecodingOptions o;
+      o.beam_size = beam;
+      o.logit_lens = k;
+      const auto found = Search(model, enc, o, run);
+      for (size_t b = 0; b < enc.batch; ++b) {
+        const Hypothesis& h = found[b][0];
+        const size_t T = h.tokens.size();
+        REQUIRE(h.lens.size() == L * T * k);
+        REQUIRE(h.lens_token_probs.size() == L * T);
+        std::vector<int> inputs = {model.config().bos_id};
+        inputs.insert(inputs.end(), h.tokens.begin(), h.tokens.end() - 1);
+        for (size_t l = 0; l < L; ++l) {
+          const Model cut =
+              l + 1 == L ? LoadFixture(name) : Truncated(name, l + 1);
+          const EncoderOutput cut_enc = cut.Encode({Sources()[b]}, {});
+          const auto lp =
+              cut.ForcedLogProbs(cut_enc, 0, inputs, {}, nullptr, nullptr);
+          for (size_t i = 0; i < T; ++i) {
+            const float* row = &lp[i * V];
+            std::vector<Candidate> top;
+            TopK(row, V, k, -1, &top);
+            const Candidate* lens = &h.lens[(l * T + i) * k];
+            for (size_t j = 0; j < k; ++j) {
+              CHECK(lens[j].log_prob ==
+                    doctest::Approx(top[j].log_prob).epsilon(1e-4));
+            }
+            CHECK(lens[0].token == top[0].token);
+            CHECK(h.lens_token_probs[l * T + i] ==
+                  doctest::Approx(std::exp(row[h.tokens[i]])).epsilon(1e-4));
+          }
+        }
+      }
+    }
+    DecodingOptions o;
+    o.logit_lens = 3;  // without hidden states captured: a clear error
+    CHECK_THROWS_WITH_AS(Search(model, enc, o, {}),
+                         doctest::Contains("no captured hidden states"), Error);
+  }
+}
+
 TEST_CASE("beam 1 equals greedy; n-best is sorted; batching changes nothing") {
   const Model model = LoadFixture("tiny_prenorm.heed");
   const auto sources = Sources();

@@ -57,6 +57,7 @@ heed::TranslateOptions ReadOptions(const val& o) {
       options.target_prefix_pieces.push_back(pieces[i].as<std::string>());
     }
   }
+  if (has("logitLens")) options.logit_lens = o["logitLens"].as<unsigned>();
   if (has("confidence")) options.token_confidence = o["confidence"].as<bool>();
   if (has("attention")) options.attention = o["attention"].as<bool>();
   if (has("maxBatch")) options.max_batch = o["maxBatch"].as<unsigned>();
@@ -109,6 +110,22 @@ val Sentence(const heed::SentenceResult& s) {
     nbest.call<void>("push", e);
   }
   out.set("nbest", nbest);
+  if (s.lens.k > 0) {
+    val lens = val::object();
+    lens.set("layers", s.lens.layers);
+    lens.set("steps", s.lens.steps);
+    lens.set("k", s.lens.k);
+    val pieces = val::array();
+    std::vector<float> probs;
+    for (const heed::Alternative& a : s.lens.top) {
+      pieces.call<void>("push", a.piece);
+      probs.push_back(a.probability);
+    }
+    lens.set("pieces", pieces);
+    lens.set("probabilities", Floats(probs));
+    lens.set("tokenProbabilities", Floats(s.lens.token_probs));
+    out.set("logitLens", lens);
+  }
   if (!s.attention.encoder.empty()) {
     const heed::Attention& a = s.attention;
     val att = val::object();

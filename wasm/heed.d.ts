@@ -33,6 +33,8 @@ export interface TranslateOptions {
   prefix?: string;
   /** The same as target pieces (e.g. a sentence's targetPieces up to a step, then another alternative). */
   prefixPieces?: string[];
+  /** k > 0: the logit lens, each decoder layer's top k pieces at each step (sentence.logitLens). Default 0. */
+  logitLens?: number;
   /** Return each target piece's probability and its step's entropy (tokenProbabilities, entropies). Default false. */
   confidence?: boolean;
   /** Heads whose output is zeroed for this request. */
@@ -67,6 +69,13 @@ export interface Sentence {
   tokenProbabilities?: Float32Array;
   /** With confidence: the entropy (nats) of each step's next-piece distribution. */
   entropies?: Float32Array;
+  /** With logitLens k: decoder layer l's output at step i projected through the output layer. */
+  logitLens?: {
+    /** top[layer][step]: the k most probable pieces at that layer. */
+    top: { piece: string; probability: number }[][][];
+    /** tokenProbabilities[layer][step]: that layer's probability of the piece produced at the step. */
+    tokenProbabilities: Float32Array[];
+  };
   nbest: { text: string; score: number; logProb: number; pieces: string[];
            tokenProbabilities?: Float32Array; entropies?: Float32Array }[];
   attention?: Attention;

@@ -97,6 +97,22 @@ function splitAttention(a) {
   };
 }
 
+// The logit lens as top[layer][step] = [{ piece, probability }] (k each)
+// and tokenProbabilities[layer] = Float32Array(steps).
+function nestLens({ layers, steps, k, pieces, probabilities, tokenProbabilities }) {
+  const top = [], tokens = [];
+  for (let l = 0; l < layers; ++l) {
+    const row = [];
+    for (let i = 0; i < steps; ++i) {
+      const at = (l * steps + i) * k;
+      row.push(Array.from({ length: k }, (_, j) => ({ piece: pieces[at + j], probability: probabilities[at + j] })));
+    }
+    top.push(row);
+    tokens.push(tokenProbabilities.subarray(l * steps, (l + 1) * steps));
+  }
+  return { top, tokenProbabilities: tokens };
+}
+
 // Adds the whole text's fields to a result: its tokens across sentences and
 // the sum of the sentences' scores (sentences are translated independently).
 // n-best lists, attention and alternatives belong to one sentence: at top
@@ -124,7 +140,7 @@ const KINDS = { encoder: 0, decoder: 1, cross: 2 };
 
 // Every option's type and range, checked before anything crosses to the
 // engine (Embind would wrap large numbers and coerce strings).
-const WHOLE = { beam: [1, 64], nbest: [1, 64], maxBatch: [1, 1024],
+const WHOLE = { beam: [1, 64], nbest: [1, 64], maxBatch: [1, 1024], logitLens: [0, 100],
                 maxSentenceTokens: [3, 4096], noRepeatNgramSize: [0, 1000],
                 maxAttentionBytes: [0, 2 ** 32 - 1] };
 const REAL = { lengthPenalty: [0, 10], repetitionPenalty: [Number.MIN_VALUE, 10] };
@@ -305,7 +321,10 @@ async function createLocalTranslator(model, onProgress) {
         checkText(text);
         const r = engine.translate(text, checkOptions(rest));
         if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
-        for (const s of r.sentences) s.attention = splitAttention(s.attention);
+        for (const s of r.sentences) {
+          s.attention = splitAttention(s.attention);
+          if (s.logitLens) s.logitLens = nestLens(s.logitLens);
+        }
         return summarise(r);
       });
     },

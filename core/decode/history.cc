@@ -53,6 +53,10 @@ int History::Add(int parent, int token, float log_prob,
     TopK(ranked != nullptr ? ranked : &state.log_probs[row * vocab_], vocab_,
          kAlternatives, -1, &node.alternatives);
   }
+  if (lens_k_ > 0) {
+    const float* x = model_.LastStepHidden(state, row);
+    node.hidden.assign(x, x + layers_ * model_.config().d_model);
+  }
   if (confidence_) {
     const float* lp = &state.log_probs[row * vocab_];
     node.prob = std::exp(lp[token]);
@@ -68,6 +72,24 @@ void History::Tokens(int node, std::vector<int>* out) const {
     out->push_back(nodes_[n].token);
   }
   std::reverse(out->begin(), out->end());
+}
+
+void History::AddLens(const std::vector<int>& chain, Hypothesis* h) const {
+  const size_t T = chain.size();
+  const size_t d = model_.config().d_model;
+  h->lens.resize(layers_ * T * lens_k_);
+  h->lens_token_probs.resize(layers_ * T);
+  std::vector<float> log_probs(vocab_);
+  std::vector<Candidate> top;
+  for (size_t i = 0; i < T; ++i) {
+    const Node& n = nodes_[chain[i]];
+    for (size_t l = 0; l < layers_; ++l) {
+      model_.LensLogProbs(&n.hidden[l * d], log_probs.data());
+      TopK(log_probs.data(), vocab_, lens_k_, -1, &top);
+      std::copy(top.begin(), top.end(), &h->lens[(l * T + i) * lens_k_]);
+      h->lens_token_probs[l * T + i] = std::exp(log_probs[n.token]);
+    }
+  }
 }
 
 Hypothesis History::Backtrack(int node, float score,
@@ -86,6 +108,7 @@ Hypothesis History::Backtrack(int node, float score,
       h.entropies.push_back(nodes_[n].entropy);
     }
   }
+  if (lens_k_ > 0) AddLens(chain, &h);
   if (!capture_) return h;
   const size_t S = source_length;
   h.decoder_attention.assign(layers_ * heads_ * T * T, 0.0f);

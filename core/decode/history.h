@@ -24,14 +24,17 @@ float Entropy(const float* log_probs, size_t n);
 class History {
  public:
   // capture: keep each step's attention and alternatives; confidence: each
-  // token's probability and its step's entropy.
-  History(const Model& model, bool capture, bool confidence)
+  // token's probability and its step's entropy; lens_k > 0: the logit
+  // lens's top lens_k of the returned hypotheses (the state must capture
+  // hidden states).
+  History(const Model& model, bool capture, bool confidence, size_t lens_k)
       : model_(model),
         layers_(model.config().decoder_layers),
         heads_(model.config().heads),
         vocab_(model.config().target_vocab),
         capture_(capture),
-        confidence_(confidence) {}
+        confidence_(confidence),
+        lens_k_(lens_k) {}
 
   // Records token (cumulative log-prob `log_prob`) after `parent` (or -1),
   // produced by row `row` of the step state.step - 1. state.log_probs hold
@@ -59,15 +62,20 @@ class History {
     std::vector<float> self;   // (layers, heads, length) when captured
     std::vector<float> cross;  // (layers, heads, source length)
     std::vector<Candidate> alternatives;
-    float prob = 0.0f;     // of the token, with confidence
-    float entropy = 0.0f;  // of its step, with confidence
+    float prob = 0.0f;          // of the token, with confidence
+    float entropy = 0.0f;       // of its step, with confidence
+    std::vector<float> hidden;  // (layers, d) with the lens
   };
+
+  // The logit lens of the hypothesis `chain` (node indices) into *h.
+  void AddLens(const std::vector<int>& chain, Hypothesis* h) const;
   const Model& model_;
   size_t layers_;
   size_t heads_;
   size_t vocab_;
   bool capture_;
   bool confidence_;
+  size_t lens_k_;
   std::vector<Node> nodes_;
 };
 

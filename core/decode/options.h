@@ -21,6 +21,8 @@ struct DecodingOptions {
                                     // its step's entropy
   std::vector<int> forced_prefix;   // target tokens every hypothesis starts
                                     // with (no EOS); search continues after
+  size_t logit_lens = 0;  // k > 0: the logit lens's top k per layer and
+                          // step (needs RunOptions::capture_hidden)
 };
 
 // One of the top next-token candidates at a decoding step.
@@ -44,6 +46,11 @@ struct Hypothesis {
   // (before any rule against repetition):
   std::vector<float> token_probs;  // (T): p(tokens[i] | source, tokens[<i])
   std::vector<float> entropies;    // (T): −Σ p log p of step i, in nats
+  // Only with logit_lens = k: decoder layer l's output at step i projected
+  // through the output layer (the logit lens), its k best tokens and its
+  // probability of tokens[i]. The last layer's is the real distribution.
+  std::vector<Candidate> lens;          // (decoder_layers, T, k)
+  std::vector<float> lens_token_probs;  // (decoder_layers, T)
 };
 
 // Number of next-token candidates kept per step when capturing.

@@ -59,6 +59,9 @@ void CheckOptions(const DecodingOptions& options) {
   if (options.forced_prefix.size() > 100000) {
     throw Error("target prefix must be at most 100000 tokens");
   }
+  if (options.logit_lens > 100) {
+    throw Error("logit lens top-k must be in [0, 100]");
+  }
   if (options.no_repeat_ngram_size > 1000) {
     throw Error("no-repeat n-gram size must be in [0, 1000]");
   }

@@ -67,6 +67,7 @@ DecoderState Model::StartDecoding(const EncoderOutput& enc,
   s.rows = row_sentence.size();
   s.capacity = max_steps;
   s.capture = run.capture_attention;
+  s.capture_hidden = run.capture_hidden;
   s.sentence = std::move(row_sentence);
   s.max_rows = std::max(max_rows, s.rows);
   const size_t R = s.max_rows;
@@ -76,6 +77,7 @@ DecoderState Model::StartDecoding(const EncoderOutput& enc,
   s.spare_k.resize(cache);
   s.spare_v.resize(cache);
   s.log_probs.resize(R * c.target_vocab);
+  if (s.capture_hidden) s.hidden_out.resize(R * c.decoder_layers * d);
   if (s.capture) {
     s.self_probs.resize(R * c.decoder_layers * c.heads * max_steps);
     s.cross_probs.resize(R * c.decoder_layers * c.heads * enc.max_len);
@@ -149,6 +151,12 @@ void Model::Step(DecoderState& s, const int* tokens,
       }
     };
     DecoderLayer(weights_.decoder[l], c, s.x.data(), R, scratch, self, cross);
+    if (s.capture_hidden) {
+      for (size_t r = 0; r < R; ++r) {
+        std::memcpy(&s.hidden_out[(r * L + l) * d], &s.x[r * d],
+                    d * sizeof(float));
+      }
+    }
   }
   Project(s.x.data(), R, s.log_probs.data());
   ++s.step;
@@ -170,6 +178,19 @@ StepAttention Model::LastStepAttention(const DecoderState& s,
   a.cross_stride = S;
   a.cross_len = s.source->lengths[s.sentence[row]];
   return a;
+}
+
+const float* Model::LastStepHidden(const DecoderState& s, size_t row) const {
+  if (!s.capture_hidden || row >= s.rows) {
+    throw Error("decoder: no captured hidden states for row " +
+                std::to_string(row));
+  }
+  return &s.hidden_out[row * config_.decoder_layers * config_.d_model];
+}
+
+void Model::LensLogProbs(const float* x, float* log_probs) const {
+  std::vector<float> copy(x, x + config_.d_model);  // Project normalises it
+  Project(copy.data(), 1, log_probs);
 }
 
 void Model::Project(float* x, size_t rows, float* log_probs) const {

@@ -55,9 +55,11 @@ class DecoderState {
   size_t max_rows = 0;   // R0: rows the buffers hold
   // Buffers hold unspecified values until written: only positions fed so
   // far (and rows in use) are valid.
-  Buffer self_k;            // (decoder_layers, R0, T, d): cached keys
-  Buffer self_v;            // (decoder_layers, R0, T, d): cached values
-  Buffer spare_k, spare_v;  // reorder buffers, same shape
+  Buffer self_k;                // (decoder_layers, R0, T, d): cached keys
+  Buffer self_v;                // (decoder_layers, R0, T, d): cached values
+  Buffer spare_k, spare_v;      // reorder buffers, same shape
+  bool capture_hidden = false;  // keep each layer's output of the step
+  Buffer hidden_out;            // (R0, decoder_layers, d) when captured
   // Probabilities of the last step when captured:
   Buffer self_probs;   // (R, decoder_layers, heads, T), of which the first
                        // `step` of each T are valid
@@ -97,6 +99,15 @@ class Model {
   // What row `row` attended to in the last step; throws heed::Error unless
   // the state was started with attention capture.
   StepAttention LastStepAttention(const DecoderState& state, size_t row) const;
+
+  // Decoder layer outputs of row `row` in the last step, (decoder_layers, d)
+  // row-major; throws heed::Error unless started with capture_hidden.
+  const float* LastStepHidden(const DecoderState& state, size_t row) const;
+
+  // log_probs [target_vocab] the output layer gives for a decoder hidden
+  // state x [d] (after the final LayerNorm of pre-norm models): the logit
+  // lens at a layer whose output is x. x is not changed.
+  void LensLogProbs(const float* x, float* log_probs) const;
 
   // Keeps rows `parents`: new row i continues old row parents[i] (the cache
   // is copied, so a parent may appear more than once, or not at all). At

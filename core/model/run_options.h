@@ -28,6 +28,8 @@ struct HeadMask {
 
 struct RunOptions {
   bool capture_attention = false;  // keep every attention probability
+  bool capture_hidden = false;     // keep each decoder layer's output of
+                                   // the last step (for the logit lens)
   HeadMask head_mask;              // sized by Model::CheckRunOptions
 };
 

@@ -253,6 +253,27 @@ test("a forced prefix equals the native build's", async () => {
   await assert.rejects(translator.translate(line, { to: "de", prefix: "\uD800" }), /prefix is not valid Unicode/);
 });
 
+test("the logit lens equals the native build's", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "heed-"));
+  const line = "A dog runs in the park.";
+  native([line], "de", 4, ["--logit-lens", "3", "--attention-json", join(dir, "a.json")]);
+  const want = JSON.parse(readFileSync(join(dir, "a.json")))[0].sentences[0].logitLens;
+  const r = await translator.translate(line, { to: "de", beam: 4, logitLens: 3 });
+  const lens = r.sentences[0].logitLens;
+  assert.equal(lens.top.length, want.top.length);
+  lens.top.forEach((layer, l) => layer.forEach((step, i) => step.forEach((c, j) => {
+    assert.equal(c.piece, want.top[l][i][j].piece);
+    assert.ok(Math.abs(c.probability - want.top[l][i][j].probability) <= 1e-5);
+  })));
+  lens.tokenProbabilities.forEach((probs, l) => probs.forEach((p, i) =>
+    assert.ok(Math.abs(p - want.tokenProbabilities[l][i]) <= 1e-5)));
+  // The last layer's lens is the real output: greedy search without rules
+  // produces its top piece at every step.
+  const g = await translator.translate(line, { to: "de", beam: 1, noRepeatNgramSize: 0, logitLens: 1 });
+  const last = g.sentences[0].logitLens.top.at(-1);
+  last.forEach((step, i) => assert.equal(step[0].piece, g.sentences[0].targetPieces[i]));
+});
+
 test("every option is checked before it reaches the engine", async () => {
   const bad = [
     [{ beam: 2 ** 32 + 2 }, RangeError, /option beam must be a whole number in \[1, 64\]/],
