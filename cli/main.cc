@@ -152,7 +152,10 @@ nlohmann::json AttentionJson(const heed::Result& r) {
         {"decoder",
          Nested(a.decoder, a.decoder_layers, a.heads, a.target, a.target)},
         {"cross",
-         Nested(a.cross, a.decoder_layers, a.heads, a.target, a.source)}};
+         Nested(a.cross, a.decoder_layers, a.heads, a.target, a.source)},
+        // (layers, S, S): nested as one "layer" of encoder_layers "heads"
+        {"rollout",
+         Nested(a.rollout, 1, a.encoder_layers, a.source, a.source)[0]}};
     sentences.push_back({{"source", s.source},
                          {"sourcePieces", s.source_pieces},
                          {"targetPieces", s.best.pieces},

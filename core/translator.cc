@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/decode/search.h"
+#include "core/explain/rollout.h"
 #include "core/model/model.h"
 #include "core/model/model_file.h"
 #include "core/model/positional.h"
@@ -288,6 +289,7 @@ void MoveAttention(const ModelConfig& c, const Tokenizer& target,
   a.source = sr->source_ids.size();
   a.target = best.tokens.size();
   a.encoder = std::move(encoder);
+  a.rollout = AttentionRollout(a.encoder, a.encoder_layers, a.heads, a.source);
   a.decoder = std::move(best.decoder_attention);
   a.cross = std::move(best.cross_attention);
   for (const auto& step : best.alternatives) {

@@ -71,6 +71,8 @@ struct Attention {
   std::vector<float> decoder;  // (decoder_layers, heads, T, T), 0 above the
                                // diagonal; column j is decoder input j
   std::vector<float> cross;    // (decoder_layers, heads, T, S)
+  std::vector<float> rollout;  // (encoder_layers, S, S): attention rollout
+                               // of the encoder (explain/rollout.h)
 };
 
 struct Alternative {

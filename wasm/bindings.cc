@@ -137,6 +137,7 @@ val Sentence(const heed::SentenceResult& s) {
     att.set("encoder", Floats(a.encoder));
     att.set("decoder", Floats(a.decoder));
     att.set("cross", Floats(a.cross));
+    att.set("rollout", Floats(a.rollout));
     out.set("attention", att);
     val alternatives = val::array();
     for (const auto& step : s.alternatives) {

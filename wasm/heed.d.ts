@@ -53,6 +53,8 @@ export interface Attention {
   encoder: Float32Array[][];
   decoder: Float32Array[][];
   cross: Float32Array[][];
+  /** Attention rollout of the encoder: rollout[layer] is S × S, row-major; rows sum to 1. */
+  rollout: Float32Array[];
   shapes: { encoder: number[]; decoder: number[]; cross: number[] };
 }
 

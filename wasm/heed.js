@@ -91,6 +91,7 @@ function splitAttention(a) {
     encoder: split(a.encoder, a.encoderLayers, S, S),
     decoder: split(a.decoder, a.decoderLayers, T, T),
     cross: split(a.cross, a.decoderLayers, T, S),
+    rollout: Array.from({ length: a.encoderLayers }, (_, l) => a.rollout.subarray(l * S * S, (l + 1) * S * S)),
     shapes: { encoder: [a.encoderLayers, a.heads, S, S],
               decoder: [a.decoderLayers, a.heads, T, T],
               cross: [a.decoderLayers, a.heads, T, S] },

@@ -79,6 +79,9 @@ test("attention maps equal the native ones within 1e-5", async () => {
     assert.deepEqual(s.targetPieces, w.targetPieces);
     assert.equal(s.text, w.text);
     let worst = 0;
+    w.attention.rollout.forEach((layer, l) => layer.flat().forEach((v, k) => {
+      worst = Math.max(worst, Math.abs(v - s.attention.rollout[l][k]));
+    }));
     for (const kind of ["encoder", "decoder", "cross"]) {
       w.attention[kind].forEach((layer, l) => layer.forEach((head, h) => {
         head.flat().forEach((v, k) => {
