@@ -22,6 +22,7 @@ export function createExplorer(translator, onError) {
     view: "alignment",
     focus: {},         // hovered cell or token
     shownHeads: null,  // Set of heads drawn in the head view
+    forks: [],         // sentences replaced by forking, latest last
     masked: new Set(), // "kind/layer/head" switched off in the ablation view
     layouts: {},       // per canvas id: the last drawing's hit-testing
     pe: null,          // positional encoding for the current source length
@@ -167,9 +168,20 @@ export function createExplorer(translator, onError) {
     const candidates = s.alternatives?.[t] ?? [];
     $("step-candidates").replaceChildren(...candidates.map((c) => {
       const tr = document.createElement("tr");
-      if (c.piece === s.targetPieces[t]) tr.className = "chosen";
+      const chosen = c.piece === s.targetPieces[t];
+      if (chosen) tr.className = "chosen";
       const name = document.createElement("td");
-      name.textContent = display(c.piece);
+      if (chosen || c.piece === "</s>") {
+        name.textContent = display(c.piece);
+      } else {
+        const take = document.createElement("button");
+        take.type = "button";
+        take.className = "fork";
+        take.textContent = display(c.piece);
+        take.title = `Take "${display(c.piece)}" at step ${t + 1} and decode the rest`;
+        take.addEventListener("click", () => fork(t, c.piece));
+        name.append(take);
+      }
       const bar = document.createElement("td");
       bar.className = "bar";
       const fill = document.createElement("div");
@@ -190,6 +202,39 @@ export function createExplorer(translator, onError) {
       rowLabels: [s.targetPieces[t]], colLabels: s.sourcePieces, width: width(canvas) * 0.6,
     });
   }
+
+  // Re-decodes the sentence with its first t pieces and then `piece`
+  // forced, and shows the result in every view; Back returns.
+  async function fork(t, piece) {
+    const s = sentence();
+    const prefixPieces = [...s.targetPieces.slice(0, t), piece];
+    try {
+      const r = await translator.translate(s.source, { ...state.options, attention: true, prefixPieces });
+      state.forks.push({ index: state.index, sentence: s, step: t });
+      state.sentences[state.index] = r.sentences[0];
+      showFork();
+      render();
+    } catch (e) {
+      onError(e);
+    }
+  }
+
+  function showFork() {
+    const last = state.forks.at(-1);
+    $("fork").hidden = !last;
+    if (!last) return;
+    const label = $("fork-text");
+    markDiff(label, sentence().text, sentence().score, last.sentence.text);
+    label.prepend(`Forked at step ${last.step + 1}: `);
+  }
+
+  $("fork-back").addEventListener("click", () => {
+    const last = state.forks.pop();
+    if (!last) return;
+    state.sentences[last.index] = last.sentence;
+    showFork();
+    render();
+  });
 
   async function positions() {
     const n = Math.max(2, sentence().sourcePieces.length);
@@ -389,6 +434,8 @@ export function createExplorer(translator, onError) {
       if (!more) {
         state.index = 0;
         state.focus = {};
+        state.forks = [];
+        showFork();
         $("step").value = "0";
         $("ablation-result").textContent = "";
         $("canvas-ablation").width = 0;

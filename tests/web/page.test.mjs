@@ -239,6 +239,28 @@ test("step-through shows each step's candidates and source attention", async () 
   await page.screenshot({ path: join(shots, "steps-1280.png"), fullPage: true });
 });
 
+test("another candidate forks the translation at that step; Back returns", async () => {
+  await openView("steps");
+  await page.$eval("#step", (s) => {
+    s.value = "1";
+    s.dispatchEvent(new Event("input"));
+  });
+  const before = await page.$$eval("#step-written span", (s) => s.map((x) => x.textContent));
+  const button = await page.$("#step-candidates button.fork");
+  assert.ok(button, "a candidate that was not chosen is clickable");
+  const piece = await button.textContent();
+  await button.click();
+  await page.waitForSelector("#fork:not([hidden])");
+  // The forked sentence keeps step 1 and takes the clicked piece at step 2.
+  const after = await page.$$eval("#step-written span", (s) => s.map((x) => x.textContent));
+  assert.equal(after[0], before[0]);
+  assert.equal(after[1], piece);
+  assert.match(await page.textContent("#fork-text"), /^Forked at step 2: /);
+  await page.click("#fork-back");
+  await page.waitForSelector("#fork", { state: "hidden" });
+  assert.deepEqual(await page.$$eval("#step-written span", (s) => s.map((x) => x.textContent)), before);
+});
+
 test("the positional encoding view draws the engine's sinusoids and their similarity", async () => {
   await openView("positions");
   await page.waitForFunction(() => document.getElementById("canvas-similarity").width > 0);
