@@ -75,6 +75,37 @@ let translator = null;
 let explorer = null;
 let generation = 0;  // a new translation makes the one running stale
 
+// A sentence as one span per word, tinted by the model's probability of
+// the word (the product of its pieces'); the title tells the probability,
+// the entropy of the word's first step and that step's best alternatives.
+// Null when the pieces do not spell the text exactly (then it stays plain).
+function confidenceSpans(s) {
+  if (!s.tokenProbabilities) return null;
+  const words = [];
+  s.targetPieces.forEach((piece, i) => {
+    if (piece === "</s>") return;
+    if (!words.length || piece.startsWith("\u2581")) words.push({ text: "", p: 1, first: i });
+    const w = words[words.length - 1];
+    w.text += piece.replaceAll("\u2581", " ");
+    w.p *= s.tokenProbabilities[i];
+  });
+  if (words.map((w) => w.text).join("").trim() !== s.text) return null;
+  return words.flatMap((w, k) => {
+    const text = k === 0 ? w.text.trimStart() : w.text;
+    const lead = text.match(/^ */)[0];
+    const span = document.createElement("span");
+    span.className = "word";
+    span.textContent = text.slice(lead.length);
+    span.dataset.p = w.p.toFixed(4);
+    span.style.setProperty("--unsure", (0.6 * (1 - w.p)).toFixed(3));
+    const alts = (s.alternatives?.[w.first] ?? []).slice(0, 3)
+      .map((a) => `${a.piece.replaceAll("\u2581", "") || "·"} ${(100 * a.probability).toFixed(0)}%`).join(", ");
+    span.title = `p = ${(100 * w.p).toFixed(1)}% · entropy ${s.entropies[w.first].toFixed(2)} nats` +
+      (alts ? ` · the model weighed: ${alts}` : "");
+    return lead ? [document.createTextNode(lead), span] : [span];
+  });
+}
+
 async function translate() {
   if (!translator) return;
   const run = ++generation;
@@ -105,9 +136,14 @@ async function translate() {
     const start = performance.now();
     for (let i = 0; i < segments.length; ++i) {
       if (!segments[i].sentence) continue;
-      const r = await translator.translate(segments[i].text, { ...options, attention: true });
+      const r = await translator.translate(segments[i].text, { ...options, attention: true, confidence: true });
       if (run !== generation) return;
-      slots[i].textContent = r.text;
+      const spans = r.sentences.map(confidenceSpans);
+      if (spans.every(Boolean)) {
+        slots[i].replaceChildren(...spans.flatMap((s, k) => (k ? [document.createTextNode(" "), ...s] : s)));
+      } else {
+        slots[i].textContent = r.text;
+      }
       slots[i].className = "";
       sentences.push(...r.sentences);
       tokens += r.targetTokenCount;
@@ -140,6 +176,9 @@ $("direction").addEventListener("change", () => {
 });
 $("swap").addEventListener("click", swap);
 $("beam").addEventListener("change", translate);
+$("confidence").addEventListener("change", () => {
+  $("target").classList.toggle("plain", !$("confidence").checked);
+});
 $("translate").addEventListener("click", translate);
 $("source").addEventListener("keydown", (e) => {
   if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {

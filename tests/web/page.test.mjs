@@ -239,6 +239,26 @@ test("step-through shows each step's candidates and source attention", async () 
   await page.screenshot({ path: join(shots, "steps-1280.png"), fullPage: true });
 });
 
+test("the translation's words are tinted by the model's confidence; the toggle clears it", async () => {
+  const text = await translated(() => page.fill("#source", "A dog runs through the park with a ball.")
+    .then(() => page.click("#translate")));
+  const words = await page.$$eval("#target .word", (w) => w.map((x) => ({
+    p: Number(x.dataset.p), title: x.title, tint: getComputedStyle(x).backgroundColor })));
+  assert.equal(words.length, text.trim().split(/\s+/).length);
+  for (const w of words) {
+    assert.ok(w.p > 0 && w.p <= 1, `probability ${w.p}`);
+    assert.match(w.title, /^p = [\d.]+% · entropy [\d.]+ nats/);
+  }
+  // Less probable words are tinted more strongly.
+  const alpha = (c) => Number((c.match(/rgba\([^)]*,\s*([\d.]+)\)/) ?? [0, 0])[1]);
+  const [low, high] = [...words].sort((a, b) => a.p - b.p).filter((w, i, all) => i === 0 || i === all.length - 1);
+  assert.ok(alpha(low.tint) >= alpha(high.tint));
+  await page.uncheck("#confidence");
+  const plain = await page.$$eval("#target .word", (w) => w.map((x) => getComputedStyle(x).backgroundColor));
+  assert.ok(plain.every((c) => c === "rgba(0, 0, 0, 0)"), plain.join(" "));
+  await page.check("#confidence");
+});
+
 test("another candidate forks the translation at that step; Back returns", async () => {
   await openView("steps");
   await page.$eval("#step", (s) => {
