@@ -136,7 +136,8 @@ async function translate() {
     const start = performance.now();
     for (let i = 0; i < segments.length; ++i) {
       if (!segments[i].sentence) continue;
-      const r = await translator.translate(segments[i].text, { ...options, attention: true, confidence: true });
+      const r = await translator.translate(segments[i].text,
+        { ...options, attention: true, confidence: true, logitLens: 5 });
       if (run !== generation) return;
       const spans = r.sentences.map(confidenceSpans);
       if (spans.every(Boolean)) {

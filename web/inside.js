@@ -5,6 +5,7 @@ import { css, drawLegend, headColor, viridisLut } from "./views/color.js";
 import { diffWords } from "./views/diff.js";
 import { drawHeadView } from "./views/headview.js";
 import { drawHeatmap, drawThumbnail } from "./views/heatmap.js";
+import { drawLens } from "./views/lens.js";
 import { drawEncoding, drawSimilarity, similarity } from "./views/positional.js";
 
 const $ = (id) => document.getElementById(id);
@@ -338,6 +339,7 @@ export function createExplorer(translator, onError) {
   const views = {
     alignment, encoder: () => heatmapView("encoder"), decoder: () => heatmapView("decoder"),
     heads: headView, model: modelView, steps, positions, ablation: ablationGrid,
+    lens: () => drawLens($("lens-grid"), $("lens-detail"), sentence()),
   };
 
   function render() {

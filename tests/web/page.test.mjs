@@ -259,6 +259,21 @@ test("the translation's words are tinted by the model's confidence; the toggle c
   await page.check("#confidence");
 });
 
+test("layer by layer shows each decoder layer's top piece per step; a cell lists its top pieces", async () => {
+  await openView("lens");
+  const pieces = await page.$$eval("#lens-grid tr:first-child th", (t) => t.slice(1).map((x) => x.textContent));
+  const rows = await page.$$eval("#lens-grid tr", (r) => r.slice(1).map((x) => [...x.querySelectorAll("button")]
+    .map((b) => ({ text: b.textContent, formed: b.classList.contains("formed") }))));
+  assert.equal(rows.length, 3, "one row per decoder layer");
+  for (const row of rows) assert.equal(row.length, pieces.length);
+  // The output layer (the top row) has formed most of what was written.
+  assert.ok(rows[0].filter((c) => c.formed).length >= pieces.length / 2);
+  assert.ok(rows[0].every((c, i) => c.formed === (c.text === pieces[i])));
+  await page.click("#lens-grid tr:nth-child(2) td:nth-child(2) button");
+  assert.equal(await page.$$eval("#lens-detail .lens-top tr", (r) => r.length), 5);
+  await page.screenshot({ path: join(shots, "lens-1280.png"), fullPage: true });
+});
+
 test("another candidate forks the translation at that step; Back returns", async () => {
   await openView("steps");
   await page.$eval("#step", (s) => {

@@ -1,0 +1,76 @@
+// The logit lens view: decoding steps × decoder layers, each cell the piece
+// that layer would output if the layers above it were not there, and its
+// probability. A cell whose piece is the one finally written is outlined:
+// the word has formed by that layer. Clicking a cell lists its top pieces.
+import { display } from "./attention.js";
+import { css, viridis } from "./color.js";
+
+// table: the <table> to fill; detail: the element for a cell's top pieces.
+export function drawLens(table, detail, sentence) {
+  const lens = sentence.logitLens;
+  table.replaceChildren();
+  detail.replaceChildren();
+  if (!lens) return;
+  const pieces = sentence.targetPieces;
+  const L = lens.top.length;
+  const head = document.createElement("tr");
+  head.append(document.createElement("th"), ...pieces.map((p) => {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = display(p);
+    return th;
+  }));
+  const rows = [];
+  for (let l = L - 1; l >= 0; --l) {  // the output layer on top
+    const tr = document.createElement("tr");
+    const name = document.createElement("th");
+    name.scope = "row";
+    name.textContent = `layer ${l + 1}`;
+    tr.append(name, ...pieces.map((piece, i) => cell(lens, l, i, piece, detail)));
+    rows.push(tr);
+  }
+  table.append(head, ...rows);
+}
+
+function cell(lens, l, i, piece, detail) {
+  const td = document.createElement("td");
+  const [best] = lens.top[l][i];
+  const p = best.probability;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = display(best.piece);
+  button.title = `layer ${l + 1}, step ${i + 1}: ${display(best.piece)} ${(100 * p).toFixed(1)}%; ` +
+    `"${display(piece)}" ${(100 * lens.tokenProbabilities[l][i]).toFixed(1)}%`;
+  const [r, g, b] = viridis(p);
+  button.style.background = css([r, g, b]);
+  button.style.color = p > 0.55 ? "black" : "white";
+  if (best.piece === piece) button.classList.add("formed");
+  button.addEventListener("click", () => showTop(detail, lens, l, i, piece));
+  td.append(button);
+  return td;
+}
+
+function showTop(detail, lens, l, i, piece) {
+  const title = document.createElement("p");
+  title.textContent = `Layer ${l + 1}, step ${i + 1} (written: ${display(piece)}); ` +
+    `this layer gives it ${(100 * lens.tokenProbabilities[l][i]).toFixed(1)}%:`;
+  const list = document.createElement("table");
+  list.className = "lens-top";
+  for (const c of lens.top[l][i]) {
+    const tr = document.createElement("tr");
+    if (c.piece === piece) tr.className = "chosen";
+    const name = document.createElement("td");
+    name.textContent = display(c.piece);
+    const bar = document.createElement("td");
+    bar.className = "bar";
+    const fill = document.createElement("div");
+    fill.className = "fill";
+    fill.style.width = `${(100 * c.probability).toFixed(1)}%`;
+    bar.append(fill);
+    const pct = document.createElement("td");
+    pct.textContent = `${(100 * c.probability).toFixed(1)}%`;
+    tr.append(name, bar, pct);
+    list.append(tr);
+  }
+  detail.replaceChildren(title, list);
+}
