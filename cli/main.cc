@@ -28,7 +28,7 @@ constexpr const char* kUsage =
     "  heed translate --model FILE [--to LANG] [--beam N] [--nbest N]\n"
     "                 [--length-penalty A] [--max-batch N] [--threads N]\n"
     "                 [--no-repeat-ngram-size N] [--repetition-penalty P]\n"
-    "                 [--prefix TEXT] [--logit-lens K]\n"
+    "                 [--prefix TEXT] [--logit-lens K] [--contributions 1]\n"
     "                 [--attention-json FILE]\n"
     "      Translates each line of stdin to a line of stdout. With --nbest N\n"
     "      > 1 it writes N lines per input: INDEX ||| TEXT ||| SCORE.\n"
@@ -39,7 +39,8 @@ constexpr const char* kUsage =
     "      off).\n"
     "      --prefix TEXT: every translation starts with TEXT (each input line\n"
     "      must then be one sentence). --logit-lens K adds each decoder\n"
-    "      layer's top K pieces per step to the attention JSON.\n"
+    "      layer's top K pieces per step to the attention JSON;\n"
+    "      --contributions 1 the norm-based contributions.\n"
     "  heed info --model FILE\n"
     "      Prints the model's config, languages and tensors.\n"
     "  heed quantize --model FILE --out FILE\n"
@@ -63,7 +64,8 @@ std::map<std::string, std::string> ParseFlags(int argc, char** argv) {
                                  "--no-repeat-ngram-size",
                                  "--repetition-penalty",
                                  "--prefix",
-                                 "--logit-lens"};
+                                 "--logit-lens",
+                                 "--contributions"};
   std::map<std::string, std::string> flags;
   for (int i = 2; i < argc; ++i) {
     const std::string name = argv[i];
@@ -156,6 +158,13 @@ nlohmann::json AttentionJson(const heed::Result& r) {
         // (layers, S, S): nested as one "layer" of encoder_layers "heads"
         {"rollout",
          Nested(a.rollout, 1, a.encoder_layers, a.source, a.source)[0]}};
+    if (!a.encoder_contributions.empty()) {
+      maps["contributions"] = {
+          {"encoder", Nested(a.encoder_contributions, a.encoder_layers, a.heads,
+                             a.source, a.source)},
+          {"cross", Nested(a.cross_contributions, a.decoder_layers, a.heads,
+                           a.target, a.source)}};
+    }
     sentences.push_back({{"source", s.source},
                          {"sourcePieces", s.source_pieces},
                          {"targetPieces", s.best.pieces},
@@ -223,6 +232,15 @@ heed::TranslateOptions ReadOptions(
   set_float("--length-penalty", &options.length_penalty);
   set_size("--no-repeat-ngram-size", &options.no_repeat_ngram_size);
   set_size("--logit-lens", &options.logit_lens);
+  size_t contributions = 0;
+  set_size("--contributions", &contributions);
+  if (contributions > 1) {
+    throw UsageError("option '--contributions' is 0 or 1");
+  }
+  options.contributions = contributions == 1;
+  if (options.contributions && flags.count("--attention-json") == 0) {
+    throw UsageError("--contributions writes into --attention-json: give both");
+  }
   if (options.logit_lens > 0 && flags.count("--attention-json") == 0) {
     throw UsageError("--logit-lens writes into --attention-json: give both");
   }

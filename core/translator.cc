@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/decode/search.h"
+#include "core/explain/contributions.h"
 #include "core/explain/rollout.h"
 #include "core/model/model.h"
 #include "core/model/model_file.h"
@@ -127,7 +128,8 @@ Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
   CheckLimits(options);
   Plan plan;
   plan.decoding = options;
-  plan.run.capture_attention = options.attention;
+  plan.run.capture_attention = options.attention || options.contributions;
+  plan.run.capture_value_norms = options.contributions;
   plan.run.capture_hidden = options.logit_lens > 0;
   SetMask(c, options.masked_heads, &plan.run.head_mask);
   plan.tag = TargetTag(c, source, options.to);
@@ -277,21 +279,46 @@ Translation MakeTranslation(const Hypothesis& h, const Tokenizer& target) {
   return tr;
 }
 
-// Moves the best hypothesis's attention (and the unit's encoder attention)
-// into the sentence result.
+// What the encoder captured for one unit.
+struct EncoderMaps {
+  std::vector<float> attention;          // (encoder_layers, heads, S, S)
+  std::vector<float> value_norms;        // (encoder_layers, heads, S)
+  std::vector<float> cross_value_norms;  // (decoder_layers, heads, S)
+};
+
+// Unit i of batch b's encoder captures, moved out of the batch.
+EncoderMaps TakeMaps(EncoderOutput& enc, size_t i) {
+  EncoderMaps maps;
+  if (!enc.attention.empty()) maps.attention = std::move(enc.attention[i]);
+  if (!enc.value_norms.empty()) {
+    maps.value_norms = std::move(enc.value_norms[i]);
+    maps.cross_value_norms = std::move(enc.cross_value_norms[i]);
+  }
+  return maps;
+}
+
+// Moves the best hypothesis's attention (and the unit's encoder captures)
+// into the sentence result, with what is derived from them.
 void MoveAttention(const ModelConfig& c, const Tokenizer& target,
-                   std::vector<float>&& encoder, Hypothesis&& best,
-                   SentenceResult* sr) {
+                   EncoderMaps&& maps, Hypothesis&& best, SentenceResult* sr) {
   Attention& a = sr->attention;
   a.encoder_layers = c.encoder_layers;
   a.decoder_layers = c.decoder_layers;
   a.heads = c.heads;
   a.source = sr->source_ids.size();
   a.target = best.tokens.size();
-  a.encoder = std::move(encoder);
+  a.encoder = std::move(maps.attention);
   a.rollout = AttentionRollout(a.encoder, a.encoder_layers, a.heads, a.source);
   a.decoder = std::move(best.decoder_attention);
   a.cross = std::move(best.cross_attention);
+  if (!maps.value_norms.empty()) {
+    a.encoder_contributions =
+        NormWeighted(a.encoder, maps.value_norms, a.encoder_layers, a.heads,
+                     a.source, a.source);
+    a.cross_contributions =
+        NormWeighted(a.cross, maps.cross_value_norms, a.decoder_layers, a.heads,
+                     a.target, a.source);
+  }
   for (const auto& step : best.alternatives) {
     std::vector<Alternative> alts;
     alts.reserve(step.size());
@@ -305,7 +332,7 @@ void MoveAttention(const ModelConfig& c, const Tokenizer& target,
 
 SentenceResult MakeSentenceResult(const ModelConfig& c, const Tokenizer& source,
                                   const Tokenizer& target, const Unit& unit,
-                                  NBest&& nbest, std::vector<float>&& encoder,
+                                  NBest&& nbest, EncoderMaps&& maps,
                                   bool attention) {
   SentenceResult sr;
   sr.source = unit.source;
@@ -328,7 +355,7 @@ SentenceResult MakeSentenceResult(const ModelConfig& c, const Tokenizer& source,
     lens.token_probs = best.lens_token_probs;
   }
   if (attention) {
-    MoveAttention(c, target, std::move(encoder), std::move(nbest[0]), &sr);
+    MoveAttention(c, target, std::move(maps), std::move(nbest[0]), &sr);
   }
   return sr;
 }
@@ -459,7 +486,9 @@ std::vector<Result> Translator::Translate(
       }
     }
   }
-  if (options.attention) CheckAttentionSize(config(), work.units, options);
+  if (plan.run.capture_attention) {
+    CheckAttentionSize(config(), work.units, options);
+  }
   const auto t1 = Clock::now();
 
   std::vector<Result> results(texts.size());
@@ -474,13 +503,10 @@ std::vector<Result> Translator::Translate(
                 decode_ms += b.decode_ms;
                 for (size_t u = b.first; u < b.last; ++u) {
                   const Unit& unit = work.units[u];
-                  std::vector<float> encoder;
-                  if (options.attention)
-                    encoder = std::move(b.enc.attention[u - b.first]);
-                  SentenceResult sr =
-                      MakeSentenceResult(config(), impl_->source, impl_->target,
-                                         unit, std::move(b.found[u - b.first]),
-                                         std::move(encoder), options.attention);
+                  SentenceResult sr = MakeSentenceResult(
+                      config(), impl_->source, impl_->target, unit,
+                      std::move(b.found[u - b.first]),
+                      TakeMaps(b.enc, u - b.first), plan.run.capture_attention);
                   Result& r = results[unit.text];
                   r.target_tokens += sr.best.ids.size();
                   translated[unit.text][unit.segment].push_back(sr.best.text);

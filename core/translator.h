@@ -43,6 +43,7 @@ struct TranslateOptions : DecodingOptions {
   std::string to;  // target language code ("de"); required when the model
                    // has several target languages, else optional
   bool attention = false;             // return every attention map
+  bool contributions = false;         // and the norm-based contributions
   std::vector<HeadRef> masked_heads;  // heads whose output is zeroed
   size_t max_sentence_tokens = 256;   // longer sentences are translated in
                                       // pieces of at most this many tokens
@@ -73,6 +74,11 @@ struct Attention {
   std::vector<float> cross;    // (decoder_layers, heads, T, S)
   std::vector<float> rollout;  // (encoder_layers, S, S): attention rollout
                                // of the encoder (explain/rollout.h)
+  // With contributions: α_ij · ‖f_h(x_j)‖ (explain/contributions.h), the
+  // size of what source token j adds, per head, in the same shapes as
+  // encoder and cross.
+  std::vector<float> encoder_contributions;  // (encoder_layers, heads, S, S)
+  std::vector<float> cross_contributions;    // (decoder_layers, heads, T, S)
 };
 
 struct Alternative {

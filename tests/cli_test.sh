@@ -53,6 +53,10 @@ expect "the logit lens goes into the attention JSON" 0 '"logitLens"' -- \
   bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --logit-lens 3 --attention-json '$tmp/l.json' >/dev/null && cat '$tmp/l.json'"
 expect "the logit lens needs the attention JSON" 2 'give both' -- \
   "$heed" translate --model "$model" --logit-lens 3
+expect "contributions go into the attention JSON" 0 '"contributions"' -- \
+  bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --contributions 1 --attention-json '$tmp/c.json' >/dev/null && cat '$tmp/c.json'"
+expect "contributions are 0 or 1" 2 'is 0 or 1' -- \
+  "$heed" translate --model "$model" --contributions 2 --attention-json "$tmp/c.json"
 expect "info" 0 'tensors:' -- "$heed" info --model "$model"
 expect "no command" 2 'usage' -- "$heed"
 expect "unknown option" 2 "unknown option '--bogus'" -- "$heed" translate --bogus 1

@@ -1,10 +1,15 @@
 // Explanations derived from attention, against hand-worked examples.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <string>
 #include <vector>
 
 #include "core/error.h"
+#include "core/explain/contributions.h"
 #include "core/explain/rollout.h"
+#include "core/model/model.h"
 #include "core/translator.h"
 #include "tests/test_util.h"
 
@@ -49,6 +54,77 @@ TEST_CASE("the translator's rollout: one per encoder layer, rows sum to 1") {
   const std::vector<float> again =
       AttentionRollout(a.encoder, a.encoder_layers, a.heads, S);
   CHECK(again == a.rollout);
+}
+
+TEST_CASE("value norms and contributions match PyTorch") {
+  for (const std::string name : {"tiny_postnorm", "tiny_prenorm"}) {
+    INFO("model ", name);
+    const nlohmann::json gold =
+        test::ReadJson(test::Fixture(name + "_contributions.json"));
+    const nlohmann::json g = test::ReadJson(test::Fixture(name + ".json"));
+    const Model model =
+        Model::Load(ModelFile::Open(test::Fixture(name + ".heed")));
+    const ModelConfig& c = model.config();
+    RunOptions run;
+    run.capture_value_norms = true;
+    const auto sources = g["sources"].get<std::vector<std::vector<int>>>();
+    const EncoderOutput enc = model.Encode(sources, run);
+    const Translator t = Translator::FromFile(test::Fixture(name + ".heed"));
+    for (size_t b = 0; b < sources.size(); ++b) {
+      const size_t len = sources[b].size();
+      const auto& want = gold[b];
+      double worst = 0;
+      for (size_t l = 0; l < c.encoder_layers; ++l) {
+        for (size_t h = 0; h < c.heads; ++h) {
+          for (size_t j = 0; j < len; ++j) {
+            const double w = want["encoder"][l][h][j].get<double>();
+            const double got = enc.value_norms[b][(l * c.heads + h) * len + j];
+            worst = std::max(worst, std::abs(got - w) / (1 + std::abs(w)));
+          }
+        }
+      }
+      for (size_t l = 0; l < c.decoder_layers; ++l) {
+        for (size_t h = 0; h < c.heads; ++h) {
+          for (size_t j = 0; j < len; ++j) {
+            const double w = want["cross"][l][h][j].get<double>();
+            const double got =
+                enc.cross_value_norms[b][(l * c.heads + h) * len + j];
+            worst = std::max(worst, std::abs(got - w) / (1 + std::abs(w)));
+          }
+        }
+      }
+      CHECK(worst <= 1e-4);
+      // Through the translator: α_ij · ‖f_h(x_j)‖ with PyTorch's norms.
+      TranslateOptions o;
+      o.to = g["to"][b].get<std::string>();
+      o.contributions = true;
+      const Result r = t.Translate(g["texts"][b].get<std::string>(), o);
+      const Attention& a = r.sentences.at(0).attention;
+      REQUIRE(a.source == len);
+      REQUIRE(a.encoder_contributions.size() == a.encoder.size());
+      REQUIRE(a.cross_contributions.size() == a.cross.size());
+      for (size_t lh = 0; lh < c.encoder_layers * c.heads; ++lh) {
+        for (size_t i = 0; i < len; ++i) {
+          for (size_t j = 0; j < len; ++j) {
+            const size_t at = (lh * len + i) * len + j;
+            const double w =
+                a.encoder[at] *
+                want["encoder"][lh / c.heads][lh % c.heads][j].get<double>();
+            CHECK(a.encoder_contributions[at] ==
+                  doctest::Approx(w).epsilon(1e-4));
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("norm-weighted maps: a hand-worked example, bad shapes refused") {
+  // One layer, one head, 2 × 2: α · ‖f(x_j)‖ scales column j.
+  const std::vector<float> w =
+      NormWeighted({0.25f, 0.75f, 1.0f, 0.0f}, {2.0f, 0.5f}, 1, 1, 2, 2);
+  CHECK(w == std::vector<float>{0.5f, 0.375f, 2.0f, 0.0f});
+  CHECK_THROWS_AS(NormWeighted({1, 2, 3}, {1, 2}, 1, 1, 2, 2), Error);
 }
 
 }  // namespace

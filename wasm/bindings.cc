@@ -57,6 +57,9 @@ heed::TranslateOptions ReadOptions(const val& o) {
       options.target_prefix_pieces.push_back(pieces[i].as<std::string>());
     }
   }
+  if (has("contributions")) {
+    options.contributions = o["contributions"].as<bool>();
+  }
   if (has("logitLens")) options.logit_lens = o["logitLens"].as<unsigned>();
   if (has("confidence")) options.token_confidence = o["confidence"].as<bool>();
   if (has("attention")) options.attention = o["attention"].as<bool>();
@@ -138,6 +141,10 @@ val Sentence(const heed::SentenceResult& s) {
     att.set("decoder", Floats(a.decoder));
     att.set("cross", Floats(a.cross));
     att.set("rollout", Floats(a.rollout));
+    if (!a.encoder_contributions.empty()) {
+      att.set("encoderContributions", Floats(a.encoder_contributions));
+      att.set("crossContributions", Floats(a.cross_contributions));
+    }
     out.set("attention", att);
     val alternatives = val::array();
     for (const auto& step : s.alternatives) {

@@ -35,6 +35,8 @@ export interface TranslateOptions {
   prefixPieces?: string[];
   /** k > 0: the logit lens, each decoder layer's top k pieces at each step (sentence.logitLens). Default 0. */
   logitLens?: number;
+  /** Also return the norm-based contributions (attention.contributions); implies attention. Default false. */
+  contributions?: boolean;
   /** Return each target piece's probability and its step's entropy (tokenProbabilities, entropies). Default false. */
   confidence?: boolean;
   /** Heads whose output is zeroed for this request. */
@@ -55,6 +57,8 @@ export interface Attention {
   cross: Float32Array[][];
   /** Attention rollout of the encoder: rollout[layer] is S × S, row-major; rows sum to 1. */
   rollout: Float32Array[];
+  /** With contributions: α_ij · ‖f_h(x_j)‖ per layer and head, shaped as encoder and cross. */
+  contributions?: { encoder: Float32Array[][]; cross: Float32Array[][] };
   shapes: { encoder: number[]; decoder: number[]; cross: number[] };
 }
 

@@ -92,6 +92,10 @@ function splitAttention(a) {
     decoder: split(a.decoder, a.decoderLayers, T, T),
     cross: split(a.cross, a.decoderLayers, T, S),
     rollout: Array.from({ length: a.encoderLayers }, (_, l) => a.rollout.subarray(l * S * S, (l + 1) * S * S)),
+    ...(a.encoderContributions && { contributions: {
+      encoder: split(a.encoderContributions, a.encoderLayers, S, S),
+      cross: split(a.crossContributions, a.decoderLayers, T, S),
+    } }),
     shapes: { encoder: [a.encoderLayers, a.heads, S, S],
               decoder: [a.decoderLayers, a.heads, T, T],
               cross: [a.decoderLayers, a.heads, T, S] },
@@ -171,10 +175,10 @@ function checkOptions(options) {
       }
       v.forEach((p) => checkText(p, "prefixPieces"));
     }
-    else if (["attention", "confidence"].includes(name) && typeof v !== "boolean") {
+    else if (["attention", "confidence", "contributions"].includes(name) && typeof v !== "boolean") {
       throw new TypeError(`heed: option ${name} must be true or false`);
-    } else if (!["to", "attention", "confidence", "maskHeads", "prefix", "prefixPieces"].includes(name)) {
-      throw new TypeError(`heed: unknown option '${name}' (known: to, attention, confidence, maskHeads, prefix, prefixPieces, ${[...Object.keys(WHOLE), ...Object.keys(REAL)].join(", ")})`);
+    } else if (!["to", "attention", "confidence", "contributions", "maskHeads", "prefix", "prefixPieces"].includes(name)) {
+      throw new TypeError(`heed: unknown option '${name}' (known: to, attention, confidence, contributions, maskHeads, prefix, prefixPieces, ${[...Object.keys(WHOLE), ...Object.keys(REAL)].join(", ")})`);
     }
     out[name] = v;
   }

@@ -1,5 +1,6 @@
 #include "core/model/attention.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -108,6 +109,33 @@ void AttendQuery(const float* q, const float* k, const float* v, size_t stride,
     } else {
       WeightedSum(scratch, v + col, stride, keys, dh, ctx + col);
     }
+  }
+}
+
+void HeadValueNorms(const AttentionWeights& w, size_t heads, const float* v,
+                    size_t n, float* norms, float* scratch) {
+  const size_t d = w.out.in;
+  const size_t dk = d / heads;
+  // Row (h, j) of z holds only head h's slice of v_j; one product gives
+  // every head's share of the output projection at once.
+  float* z = scratch;
+  float* y = scratch + heads * n * d;
+  std::fill(z, z + heads * n * d, 0.0f);
+  for (size_t h = 0; h < heads; ++h) {
+    for (size_t j = 0; j < n; ++j) {
+      std::copy(v + j * d + h * dk, v + j * d + (h + 1) * dk,
+                z + (h * n + j) * d + h * dk);
+    }
+  }
+  w.out.Apply(z, heads * n, y);
+  for (size_t r = 0; r < heads * n; ++r) {
+    double sum = 0;
+    for (size_t c = 0; c < w.out.out; ++c) {
+      const double x =
+          y[r * w.out.out + c] - (w.out.bias ? w.out.bias[c] : 0.0f);
+      sum += x * x;
+    }
+    norms[r] = static_cast<float>(std::sqrt(sum));
   }
 }
 

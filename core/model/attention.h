@@ -25,6 +25,13 @@ struct AttentionWeights {
   Linear out;  // (d_model, d_model)
 };
 
+// norms [heads, n]: ‖(v_j)_h · W_O^h‖₂ for the value rows v [n, d_model]
+// (bias included), W_O^h the head's rows of the output projection, without
+// its bias: the size of what token j adds through head h per unit of
+// attention (Kobayashi et al. 2020). scratch: 2 · heads · n · d_model.
+void HeadValueNorms(const AttentionWeights& w, size_t heads, const float* v,
+                    size_t n, float* norms, float* scratch);
+
 // What a caller wants of one attention block besides its output.
 struct HeadControl {
   size_t heads = 0;

@@ -46,6 +46,17 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
             scratch.data());
     }
   }
+  if (run.capture_value_norms) {
+    enc.value_norms.resize(enc.batch);
+    enc.cross_value_norms.resize(enc.batch);
+    for (size_t b = 0; b < enc.batch; ++b) {
+      enc.value_norms[b].resize(c.encoder_layers * c.heads * enc.lengths[b]);
+      enc.cross_value_norms[b].resize(c.decoder_layers * c.heads *
+                                      enc.lengths[b]);
+    }
+  }
+  std::vector<float> norm_scratch(run.capture_value_norms ? 2 * c.heads * S * d
+                                                          : 0);
   if (run.capture_attention) {
     enc.attention.resize(enc.batch);
     for (size_t b = 0; b < enc.batch; ++b) {
@@ -73,6 +84,11 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
                        enc.attention[b].data() + l * c.heads * len * len;
                  }
                  const size_t off = b * S * d;
+                 if (run.capture_value_norms) {
+                   HeadValueNorms(layer.self_attn, c.heads, &v[off], len,
+                                  &enc.value_norms[b][l * c.heads * len],
+                                  norm_scratch.data());
+                 }
                  PaddedSelfAttention(&q[off], &k[off], &v[off], d, S, len,
                                      control, &ctx[off], scratch.data());
                }
@@ -93,6 +109,12 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
     const AttentionWeights& cross = weights_.decoder[l].cross_attn;
     cross.k.Apply(enc.memory.data(), rows, &enc.cross_k[l * rows * d]);
     cross.v.Apply(enc.memory.data(), rows, &enc.cross_v[l * rows * d]);
+    for (size_t b = 0; b < enc.batch && run.capture_value_norms; ++b) {
+      const size_t len = enc.lengths[b];
+      HeadValueNorms(cross, c.heads, &enc.cross_v[(l * enc.batch + b) * S * d],
+                     len, &enc.cross_value_norms[b][l * c.heads * len],
+                     norm_scratch.data());
+    }
   }
   return enc;
 }

@@ -26,6 +26,12 @@ struct EncoderOutput {
   std::vector<float> cross_v;  // (decoder_layers, B, S, d_model)
   // When captured, per sentence b: (encoder_layers, heads, len_b, len_b).
   std::vector<std::vector<float>> attention;
+  // With capture_value_norms, per sentence b: ‖(x_j W_V + b_V)^h W_O^h‖ for
+  // each source token j (HeadValueNorms), of the encoder's self-attention
+  // (encoder_layers, heads, len_b) and of each decoder layer's
+  // cross-attention (decoder_layers, heads, len_b).
+  std::vector<std::vector<float>> value_norms;
+  std::vector<std::vector<float>> cross_value_norms;
 };
 
 // What one row attended to in the last decoder step, per layer and head:

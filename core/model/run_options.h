@@ -27,10 +27,12 @@ struct HeadMask {
 };
 
 struct RunOptions {
-  bool capture_attention = false;  // keep every attention probability
-  bool capture_hidden = false;     // keep each decoder layer's output of
-                                   // the last step (for the logit lens)
-  HeadMask head_mask;              // sized by Model::CheckRunOptions
+  bool capture_attention = false;    // keep every attention probability
+  bool capture_hidden = false;       // keep each decoder layer's output of
+                                     // the last step (for the logit lens)
+  bool capture_value_norms = false;  // per head, the size of what each
+                                     // source token can add (contributions)
+  HeadMask head_mask;                // sized by Model::CheckRunOptions
 };
 
 }  // namespace heed

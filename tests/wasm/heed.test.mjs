@@ -277,6 +277,23 @@ test("the logit lens equals the native build's", async () => {
   last.forEach((step, i) => assert.equal(step[0].piece, g.sentences[0].targetPieces[i]));
 });
 
+test("contributions equal the native build's", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "heed-"));
+  const line = "A dog runs in the park.";
+  native([line], "de", 4, ["--contributions", "1", "--attention-json", join(dir, "a.json")]);
+  const want = JSON.parse(readFileSync(join(dir, "a.json")))[0].sentences[0].attention.contributions;
+  const r = await translator.translate(line, { to: "de", beam: 4, contributions: true });
+  const got = r.attention.contributions;
+  let worst = 0;
+  for (const kind of ["encoder", "cross"]) {
+    want[kind].forEach((layer, l) => layer.forEach((head, h) => head.flat().forEach((v, k) => {
+      worst = Math.max(worst, Math.abs(v - got[kind][l][h][k]));
+    })));
+  }
+  assert.ok(worst <= 1e-4, `max difference ${worst}`);
+  assert.equal((await translator.translate(line, { to: "de", attention: true })).attention.contributions, undefined);
+});
+
 test("every option is checked before it reaches the engine", async () => {
   const bad = [
     [{ beam: 2 ** 32 + 2 }, RangeError, /option beam must be a whole number in \[1, 64\]/],
