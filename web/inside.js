@@ -5,6 +5,7 @@ import { css, drawLegend, headColor, viridisLut } from "./views/color.js";
 import { diffWords } from "./views/diff.js";
 import { drawHeadView } from "./views/headview.js";
 import { drawHeatmap, drawThumbnail } from "./views/heatmap.js";
+import { drawContributions, overstated } from "./views/contributions.js";
 import { drawLens } from "./views/lens.js";
 import { drawEncoding, drawSimilarity, similarity } from "./views/positional.js";
 
@@ -237,6 +238,34 @@ export function createExplorer(translator, onError) {
     render();
   });
 
+  // Contributions cost an extra pass: the first time the view needs them,
+  // the sentence is translated again with them, forced through the same
+  // pieces; the view draws from that run throughout.
+  async function contributions() {
+    const shown = sentence();
+    if (!shown.explained) {
+      const r = await translator.translate(shown.source, {
+        ...state.options, attention: true, contributions: true,
+        prefixPieces: shown.targetPieces.filter((p) => p !== "</s>"),
+      });
+      shown.explained = r.sentences[0];
+      if (sentence() !== shown) return;
+    }
+    const s = shown.explained;
+    const kind = $("contrib-kind").value;
+    const l = layer(kind), h = head();
+    const w = Math.max(240, ($("view-contributions").clientWidth - 48) / (window.innerWidth > 900 ? 3 : 1));
+    const maps = drawContributions({ raw: $("canvas-contrib-raw"), weighted: $("canvas-contrib-weighted"),
+      rollout: $("canvas-contrib-rollout") }, s, kind, l, h, w);
+    const [rows, cols] = shape(s.attention, kind);
+    const o = overstated(maps.raw, maps.weighted, rows, cols);
+    const piece = display(labels(s, kind).cols[o.column]);
+    $("contrib-note").textContent = o.raw - o.weighted > 0.02
+      ? `Here "${piece}" gets ${(100 * o.raw).toFixed(0)}% of the attention but passes on only ` +
+        `${(100 * o.weighted).toFixed(0)}% of what this ${h === "mean" ? "layer" : "head"} adds.`
+      : "Here raw attention and what the tokens add agree closely.";
+  }
+
   async function positions() {
     const n = Math.max(2, sentence().sourcePieces.length);
     if (state.pe?.positions !== n) state.pe = await translator.positionalEncoding(n);
@@ -340,6 +369,7 @@ export function createExplorer(translator, onError) {
     alignment, encoder: () => heatmapView("encoder"), decoder: () => heatmapView("decoder"),
     heads: headView, model: modelView, steps, positions, ablation: ablationGrid,
     lens: () => drawLens($("lens-grid"), $("lens-detail"), sentence()),
+    contributions,
   };
 
   function render() {
@@ -372,7 +402,9 @@ export function createExplorer(translator, onError) {
       render();
     });
   }
-  for (const id of ["layer", "head", "heads-kind", "model-kind", "step"]) $(id).addEventListener("input", render);
+  for (const id of ["layer", "head", "heads-kind", "model-kind", "step", "contrib-kind"]) {
+    $(id).addEventListener("input", render);
+  }
   $("sentence").addEventListener("input", () => {
     state.index = Number($("sentence").value);
     state.focus = {};

@@ -274,6 +274,20 @@ test("layer by layer shows each decoder layer's top piece per step; a cell lists
   await page.screenshot({ path: join(shots, "lens-1280.png"), fullPage: true });
 });
 
+test("contributions show raw attention, what tokens add and rollout side by side", async () => {
+  await openView("contributions");
+  await page.waitForFunction(() => document.getElementById("contrib-note").textContent.length > 0, null, { timeout: 60000 });
+  const raw = await pixels("#canvas-contrib-raw"), weighted = await pixels("#canvas-contrib-weighted");
+  const rollout = await pixels("#canvas-contrib-rollout");
+  assert.ok(raw.painted > 300 && weighted.painted > 300 && rollout.painted > 300);
+  assert.notEqual(raw.hash, weighted.hash, "norm weighting changes the map");
+  await page.selectOption("#contrib-kind", "cross");
+  await page.waitForFunction(() => document.getElementById("canvas-contrib-rollout").width === 0);
+  assert.ok((await pixels("#canvas-contrib-weighted")).painted > 300);
+  await page.screenshot({ path: join(shots, "contributions-1280.png"), fullPage: true });
+  await page.selectOption("#contrib-kind", "encoder");
+});
+
 test("another candidate forks the translation at that step; Back returns", async () => {
   await openView("steps");
   await page.$eval("#step", (s) => {

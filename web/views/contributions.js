@@ -1,0 +1,40 @@
+// The contributions view: for one layer and head (or the layer's average),
+// raw attention beside what each token actually adds (norm-weighted,
+// Kobayashi et al. 2020) and, for the encoder, the attention rollout
+// through the layers (Abnar & Zuidema 2020). Each map is scaled to its own
+// largest value, so the view compares where the weight goes, not how much.
+import { labels, pick, shape } from "./attention.js";
+import { drawHeatmap } from "./heatmap.js";
+
+// canvases: { raw, weighted, rollout }; kind "encoder" or "cross".
+export function drawContributions(canvases, sentence, kind, layer, head, width) {
+  const a = sentence.attention;
+  const [rows, cols] = shape(a, kind);
+  const { rows: rowLabels, cols: colLabels } = labels(sentence, kind);
+  const opts = { rowLabels, colLabels, width };
+  drawHeatmap(canvases.raw, pick(a, kind, layer, head), rows, cols, opts);
+  const weighted = { ...a.contributions, shapes: a.shapes };
+  drawHeatmap(canvases.weighted, pick(weighted, kind, layer, head), rows, cols, opts);
+  canvases.rollout.closest("figure").hidden = kind !== "encoder";
+  if (kind === "encoder") {
+    drawHeatmap(canvases.rollout, a.rollout[layer], rows, cols, opts);
+  } else {
+    canvases.rollout.width = 0;  // rollout is of the encoder's layers only
+  }
+  return { raw: pick(a, kind, layer, head), weighted: pick(weighted, kind, layer, head) };
+}
+
+// The share of each column's total (over rows) in raw and weighted maps,
+// and the column whose share falls most: where attention overstates.
+export function overstated(raw, weighted, rows, cols) {
+  const sums = (m) => {
+    const s = new Float64Array(cols);
+    for (let i = 0; i < rows; ++i) for (let j = 0; j < cols; ++j) s[j] += m[i * cols + j];
+    const total = s.reduce((x, y) => x + y, 0) || 1;
+    return s.map((x) => x / total);
+  };
+  const r = sums(raw), w = sums(weighted);
+  let worst = 0;
+  for (let j = 1; j < cols; ++j) if (r[j] - w[j] > r[worst] - w[worst]) worst = j;
+  return { column: worst, raw: r[worst], weighted: w[worst] };
+}
