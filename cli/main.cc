@@ -163,7 +163,10 @@ nlohmann::json AttentionJson(const heed::Result& r) {
           {"encoder", Nested(a.encoder_contributions, a.encoder_layers, a.heads,
                              a.source, a.source)},
           {"cross", Nested(a.cross_contributions, a.decoder_layers, a.heads,
-                           a.target, a.source)}};
+                           a.target, a.source)},
+          // (layers, T, 4): nested as one "layer" of decoder_layers "heads"
+          {"sublayerNorms",
+           Nested(a.sublayer_norms, 1, a.decoder_layers, a.target, 4)[0]}};
     }
     sentences.push_back({{"source", s.source},
                          {"sourcePieces", s.source_pieces},

@@ -130,6 +130,7 @@ Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
   plan.decoding = options;
   plan.run.capture_attention = options.attention || options.contributions;
   plan.run.capture_value_norms = options.contributions;
+  plan.run.capture_sublayer_norms = options.contributions;
   plan.run.capture_hidden = options.logit_lens > 0;
   SetMask(c, options.masked_heads, &plan.run.head_mask);
   plan.tag = TargetTag(c, source, options.to);
@@ -311,6 +312,7 @@ void MoveAttention(const ModelConfig& c, const Tokenizer& target,
   a.rollout = AttentionRollout(a.encoder, a.encoder_layers, a.heads, a.source);
   a.decoder = std::move(best.decoder_attention);
   a.cross = std::move(best.cross_attention);
+  a.sublayer_norms = std::move(best.sublayer_norms);
   if (!maps.value_norms.empty()) {
     a.encoder_contributions =
         NormWeighted(a.encoder, maps.value_norms, a.encoder_layers, a.heads,

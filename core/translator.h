@@ -79,6 +79,11 @@ struct Attention {
   // encoder and cross.
   std::vector<float> encoder_contributions;  // (encoder_layers, heads, S, S)
   std::vector<float> cross_contributions;    // (decoder_layers, heads, T, S)
+  // With contributions, per decoder layer and step: ‖x‖ entering
+  // self-attention, ‖what self-attention adds‖ (from the words before),
+  // ‖x‖ entering cross-attention, ‖what cross-attention adds‖ (from the
+  // source).
+  std::vector<float> sublayer_norms;  // (decoder_layers, T, 4)
 };
 
 struct Alternative {

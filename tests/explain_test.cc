@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/decode/search.h"
 #include "core/error.h"
 #include "core/explain/contributions.h"
 #include "core/explain/rollout.h"
@@ -115,6 +116,44 @@ TEST_CASE("value norms and contributions match PyTorch") {
           }
         }
       }
+    }
+  }
+}
+
+TEST_CASE("sublayer norms of the decoder match PyTorch") {
+  for (const std::string name : {"tiny_postnorm", "tiny_prenorm"}) {
+    INFO("model ", name);
+    const nlohmann::json gold =
+        test::ReadJson(test::Fixture(name + "_contributions.json"));
+    const nlohmann::json g = test::ReadJson(test::Fixture(name + ".json"));
+    const Model model =
+        Model::Load(ModelFile::Open(test::Fixture(name + ".heed")));
+    const size_t L = model.config().decoder_layers;
+    const auto sources = g["sources"].get<std::vector<std::vector<int>>>();
+    RunOptions run;
+    run.capture_sublayer_norms = true;
+    for (size_t b = 0; b < sources.size(); ++b) {
+      const auto inputs = gold[b]["inputs"].get<std::vector<int>>();
+      DecodingOptions o;
+      o.beam_size = 1;
+      o.forced_prefix.assign(inputs.begin() + 1, inputs.end());
+      o.max_length_extra = 100;
+      const EncoderOutput enc = model.Encode({sources[b]}, run);
+      const Hypothesis h = Search(model, enc, o, run)[0][0];
+      const size_t T = h.tokens.size();
+      REQUIRE(h.sublayer_norms.size() == L * T * 4);
+      REQUIRE(T >= inputs.size());
+      double worst = 0;
+      for (size_t l = 0; l < L; ++l) {
+        for (size_t i = 0; i < inputs.size(); ++i) {
+          for (size_t k = 0; k < 4; ++k) {
+            const double w = gold[b]["sublayer_norms"][l][i][k].get<double>();
+            const double got = h.sublayer_norms[(l * T + i) * 4 + k];
+            worst = std::max(worst, std::abs(got - w) / (1 + std::abs(w)));
+          }
+        }
+      }
+      CHECK(worst <= 1e-4);
     }
   }
 }

@@ -144,6 +144,7 @@ val Sentence(const heed::SentenceResult& s) {
     if (!a.encoder_contributions.empty()) {
       att.set("encoderContributions", Floats(a.encoder_contributions));
       att.set("crossContributions", Floats(a.cross_contributions));
+      att.set("sublayerNorms", Floats(a.sublayer_norms));
     }
     out.set("attention", att);
     val alternatives = val::array();

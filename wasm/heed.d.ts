@@ -58,7 +58,12 @@ export interface Attention {
   /** Attention rollout of the encoder: rollout[layer] is S × S, row-major; rows sum to 1. */
   rollout: Float32Array[];
   /** With contributions: α_ij · ‖f_h(x_j)‖ per layer and head, shaped as encoder and cross. */
-  contributions?: { encoder: Float32Array[][]; cross: Float32Array[][] };
+  contributions?: {
+    encoder: Float32Array[][];
+    cross: Float32Array[][];
+    /** sublayerNorms[layer]: T × 4 — ‖x‖ entering self-attention, ‖what it adds‖, ‖x‖ entering cross-attention, ‖what it adds‖. */
+    sublayerNorms: Float32Array[];
+  };
   shapes: { encoder: number[]; decoder: number[]; cross: number[] };
 }
 

@@ -95,6 +95,7 @@ function splitAttention(a) {
     ...(a.encoderContributions && { contributions: {
       encoder: split(a.encoderContributions, a.encoderLayers, S, S),
       cross: split(a.crossContributions, a.decoderLayers, T, S),
+      sublayerNorms: Array.from({ length: a.decoderLayers }, (_, l) => a.sublayerNorms.subarray(l * T * 4, (l + 1) * T * 4)),
     } }),
     shapes: { encoder: [a.encoderLayers, a.heads, S, S],
               decoder: [a.decoderLayers, a.heads, T, T],

@@ -5,7 +5,7 @@ import { css, drawLegend, headColor, viridisLut } from "./views/color.js";
 import { diffWords } from "./views/diff.js";
 import { drawHeadView } from "./views/headview.js";
 import { drawHeatmap, drawThumbnail } from "./views/heatmap.js";
-import { drawContributions, overstated } from "./views/contributions.js";
+import { drawContributions, drawShares, overstated } from "./views/contributions.js";
 import { drawLens } from "./views/lens.js";
 import { drawEncoding, drawSimilarity, similarity } from "./views/positional.js";
 
@@ -257,6 +257,7 @@ export function createExplorer(translator, onError) {
     const w = Math.max(240, ($("view-contributions").clientWidth - 48) / (window.innerWidth > 900 ? 3 : 1));
     const maps = drawContributions({ raw: $("canvas-contrib-raw"), weighted: $("canvas-contrib-weighted"),
       rollout: $("canvas-contrib-rollout") }, s, kind, l, h, w);
+    drawShares($("contrib-shares"), s);
     const [rows, cols] = shape(s.attention, kind);
     const o = overstated(maps.raw, maps.weighted, rows, cols);
     const piece = display(labels(s, kind).cols[o.column]);

@@ -53,8 +53,7 @@ class Beams {
         options_(options),
         run_(run),
         K_(options.beam_size),
-        history_(model, run.capture_attention, options.token_confidence,
-                 options.logit_lens),
+        history_(model, options, run),
         finished_(enc.batch),
         penalize_(PenalizesRepeats(options)) {
     limit_ = TargetLimits(enc, options, &capacity_);

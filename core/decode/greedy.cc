@@ -22,8 +22,7 @@ std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
   std::vector<size_t> rows(B);  // sentence of each row
   std::iota(rows.begin(), rows.end(), 0);
   DecoderState state = model.StartDecoding(enc, rows, capacity, run);
-  History history(model, run.capture_attention, options.token_confidence,
-                  options.logit_lens);
+  History history(model, options, run);
   std::vector<int> last(B, -1);  // last node of each row's hypothesis
   std::vector<int> tokens(B, c.bos_id);
   // Buffers reused by every step: the loop allocates nothing once warm.

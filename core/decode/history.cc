@@ -53,6 +53,10 @@ int History::Add(int parent, int token, float log_prob,
     TopK(ranked != nullptr ? ranked : &state.log_probs[row * vocab_], vocab_,
          kAlternatives, -1, &node.alternatives);
   }
+  if (norms_) {
+    const float* n = model_.LastStepSublayerNorms(state, row);
+    node.norms.assign(n, n + layers_ * 4);
+  }
   if (lens_k_ > 0) {
     const float* x = model_.LastStepHidden(state, row);
     node.hidden.assign(x, x + layers_ * model_.config().d_model);
@@ -109,6 +113,15 @@ Hypothesis History::Backtrack(int node, float score,
     }
   }
   if (lens_k_ > 0) AddLens(chain, &h);
+  if (norms_) {
+    h.sublayer_norms.resize(layers_ * T * 4);
+    for (size_t i = 0; i < T; ++i) {
+      for (size_t l = 0; l < layers_; ++l) {
+        std::copy_n(&nodes_[chain[i]].norms[l * 4], 4,
+                    &h.sublayer_norms[(l * T + i) * 4]);
+      }
+    }
+  }
   if (!capture_) return h;
   const size_t S = source_length;
   h.decoder_attention.assign(layers_ * heads_ * T * T, 0.0f);

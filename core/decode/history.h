@@ -23,18 +23,20 @@ float Entropy(const float* log_probs, size_t n);
 
 class History {
  public:
-  // capture: keep each step's attention and alternatives; confidence: each
-  // token's probability and its step's entropy; lens_k > 0: the logit
-  // lens's top lens_k of the returned hypotheses (the state must capture
-  // hidden states).
-  History(const Model& model, bool capture, bool confidence, size_t lens_k)
+  // What each node keeps, from the search's options and the run's captures:
+  // attention and alternatives (run.capture_attention), token confidence,
+  // hidden states for the logit lens (logit_lens > 0, the run capturing
+  // hidden states) and sublayer norms (run.capture_sublayer_norms).
+  History(const Model& model, const DecodingOptions& options,
+          const RunOptions& run)
       : model_(model),
         layers_(model.config().decoder_layers),
         heads_(model.config().heads),
         vocab_(model.config().target_vocab),
-        capture_(capture),
-        confidence_(confidence),
-        lens_k_(lens_k) {}
+        capture_(run.capture_attention),
+        confidence_(options.token_confidence),
+        lens_k_(options.logit_lens),
+        norms_(run.capture_sublayer_norms) {}
 
   // Records token (cumulative log-prob `log_prob`) after `parent` (or -1),
   // produced by row `row` of the step state.step - 1. state.log_probs hold
@@ -65,6 +67,7 @@ class History {
     float prob = 0.0f;          // of the token, with confidence
     float entropy = 0.0f;       // of its step, with confidence
     std::vector<float> hidden;  // (layers, d) with the lens
+    std::vector<float> norms;   // (layers, 4) with sublayer norms
   };
 
   // The logit lens of the hypothesis `chain` (node indices) into *h.
@@ -76,6 +79,7 @@ class History {
   bool capture_;
   bool confidence_;
   size_t lens_k_;
+  bool norms_;
   std::vector<Node> nodes_;
 };
 

@@ -51,6 +51,10 @@ struct Hypothesis {
   // probability of tokens[i]. The last layer's is the real distribution.
   std::vector<Candidate> lens;          // (decoder_layers, T, k)
   std::vector<float> lens_token_probs;  // (decoder_layers, T)
+  // Only with RunOptions::capture_sublayer_norms, per decoder layer and
+  // step: ‖x‖ entering self-attention, ‖what it adds‖, ‖x‖ entering
+  // cross-attention, ‖what it adds‖.
+  std::vector<float> sublayer_norms;  // (decoder_layers, T, 4)
 };
 
 // Number of next-token candidates kept per step when capturing.

@@ -1,6 +1,7 @@
 // The decoder: incremental steps over a key/value cache (the path decoding
 // uses) and the teacher-forced pass over a whole target (scoring, tests).
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -14,10 +15,24 @@ namespace heed {
 namespace {
 
 // Scratch of one decoder pass over `rows` positions: each [rows, d] except
-// hidden [rows, d_ff].
+// hidden [rows, d_ff]; norms [rows, 4] or null: where to keep the sizes of
+// the residual stream entering self- and cross-attention and of what each
+// adds (the source/target share of every position).
 struct LayerScratch {
   float *in, *out, *q, *k, *v, *ctx, *hidden;
+  float* norms = nullptr;
+  size_t norms_stride = 4;  // floats from one row's norms to the next
 };
+
+// out[r · stride + slot] = ‖x_r‖₂ for x [rows, d].
+void RowNorms(const float* x, size_t rows, size_t d, float* out, size_t stride,
+              size_t slot) {
+  for (size_t r = 0; r < rows; ++r) {
+    double sum = 0;
+    for (size_t i = 0; i < d; ++i) sum += double(x[r * d + i]) * x[r * d + i];
+    out[r * stride + slot] = static_cast<float>(std::sqrt(sum));
+  }
+}
 
 // One decoder layer over rows positions, x [rows, d] updated in place:
 // masked self-attention, cross-attention, feed-forward, each inside its
@@ -37,12 +52,20 @@ void DecoderLayer(const DecoderLayerWeights& layer, const ModelConfig& c,
              layer.self_attn.v.Apply(h, rows, s.v);
              self(s.q, s.k, s.v, s.ctx);
              layer.self_attn.out.Apply(s.ctx, rows, y);
+             if (s.norms != nullptr) {
+               RowNorms(x, rows, d, s.norms, s.norms_stride, 0);
+               RowNorms(y, rows, d, s.norms, s.norms_stride, 1);
+             }
            });
   Sublayer(layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, x, rows, d,
            s.in, s.out, [&](const float* h, float* y) {
              layer.cross_attn.q.Apply(h, rows, s.q);
              cross(s.q, s.ctx);
              layer.cross_attn.out.Apply(s.ctx, rows, y);
+             if (s.norms != nullptr) {
+               RowNorms(x, rows, d, s.norms, s.norms_stride, 2);
+               RowNorms(y, rows, d, s.norms, s.norms_stride, 3);
+             }
            });
   Sublayer(layer.ffn_norm, c.pre_norm, c.layer_norm_eps, x, rows, d, s.in,
            s.out, [&](const float* h, float* y) {
@@ -68,6 +91,7 @@ DecoderState Model::StartDecoding(const EncoderOutput& enc,
   s.capacity = max_steps;
   s.capture = run.capture_attention;
   s.capture_hidden = run.capture_hidden;
+  s.capture_norms = run.capture_sublayer_norms;
   s.sentence = std::move(row_sentence);
   s.max_rows = std::max(max_rows, s.rows);
   const size_t R = s.max_rows;
@@ -78,6 +102,7 @@ DecoderState Model::StartDecoding(const EncoderOutput& enc,
   s.spare_v.resize(cache);
   s.log_probs.resize(R * c.target_vocab);
   if (s.capture_hidden) s.hidden_out.resize(R * c.decoder_layers * d);
+  if (s.capture_norms) s.sublayer_norms.resize(R * c.decoder_layers * 4);
   if (s.capture) {
     s.self_probs.resize(R * c.decoder_layers * c.heads * max_steps);
     s.cross_probs.resize(R * c.decoder_layers * c.heads * enc.max_len);
@@ -115,10 +140,11 @@ void Model::Step(DecoderState& s, const int* tokens,
   HeadControl control;
   control.heads = H;
   control.head_dim = c.head_dim();
-  const LayerScratch scratch{s.tmp.data(),   s.out.data(), s.q.data(),
-                             s.k.data(),     s.v.data(),   s.ctx.data(),
-                             s.hidden.data()};
+  LayerScratch scratch{s.tmp.data(), s.out.data(), s.q.data(),     s.k.data(),
+                       s.v.data(),   s.ctx.data(), s.hidden.data()};
+  scratch.norms_stride = L * 4;
   for (size_t l = 0; l < L; ++l) {
+    scratch.norms = s.capture_norms ? &s.sublayer_norms[l * 4] : nullptr;
     float* cache_k = &s.self_k[l * R0 * T * d];
     float* cache_v = &s.self_v[l * R0 * T * d];
     // Each row appends its key and value to its cache, then attends over
@@ -160,6 +186,15 @@ void Model::Step(DecoderState& s, const int* tokens,
   }
   Project(s.x.data(), R, s.log_probs.data());
   ++s.step;
+}
+
+const float* Model::LastStepSublayerNorms(const DecoderState& s,
+                                          size_t row) const {
+  if (!s.capture_norms || row >= s.rows) {
+    throw Error("decoder: no captured sublayer norms for row " +
+                std::to_string(row));
+  }
+  return &s.sublayer_norms[row * config_.decoder_layers * 4];
 }
 
 StepAttention Model::LastStepAttention(const DecoderState& s,

@@ -66,6 +66,10 @@ class DecoderState {
   Buffer spare_k, spare_v;      // reorder buffers, same shape
   bool capture_hidden = false;  // keep each layer's output of the step
   Buffer hidden_out;            // (R0, decoder_layers, d) when captured
+  bool capture_norms = false;   // keep the sublayer norms of the step
+  Buffer sublayer_norms;        // (R0, decoder_layers, 4) when captured:
+                          // ‖x‖ entering self-attention, ‖self(x)‖,
+                          // ‖x‖ entering cross-attention, ‖cross(x)‖
   // Probabilities of the last step when captured:
   Buffer self_probs;   // (R, decoder_layers, heads, T), of which the first
                        // `step` of each T are valid
@@ -109,6 +113,12 @@ class Model {
   // Decoder layer outputs of row `row` in the last step, (decoder_layers, d)
   // row-major; throws heed::Error unless started with capture_hidden.
   const float* LastStepHidden(const DecoderState& state, size_t row) const;
+
+  // Row `row`'s sublayer norms of the last step, (decoder_layers, 4) as in
+  // DecoderState; throws heed::Error unless started with
+  // capture_sublayer_norms.
+  const float* LastStepSublayerNorms(const DecoderState& state,
+                                     size_t row) const;
 
   // log_probs [target_vocab] the output layer gives for a decoder hidden
   // state x [d] (after the final LayerNorm of pre-norm models): the logit

@@ -27,12 +27,15 @@ struct HeadMask {
 };
 
 struct RunOptions {
-  bool capture_attention = false;    // keep every attention probability
-  bool capture_hidden = false;       // keep each decoder layer's output of
-                                     // the last step (for the logit lens)
-  bool capture_value_norms = false;  // per head, the size of what each
-                                     // source token can add (contributions)
-  HeadMask head_mask;                // sized by Model::CheckRunOptions
+  bool capture_attention = false;       // keep every attention probability
+  bool capture_hidden = false;          // keep each decoder layer's output of
+                                        // the last step (for the logit lens)
+  bool capture_value_norms = false;     // per head, the size of what each
+                                        // source token can add (contributions)
+  bool capture_sublayer_norms = false;  // per decoder layer and step, the
+                                        // sizes of the residual stream and of
+                                        // what self- and cross-attention add
+  HeadMask head_mask;                   // sized by Model::CheckRunOptions
 };
 
 }  // namespace heed

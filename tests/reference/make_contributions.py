@@ -3,7 +3,9 @@
 models, computed with the PyTorch reference (models/recipe/transformer.py)
 independently of heed: for every attention block, ‖(x_j W_V + b_V)^h
 W_O^h‖ of each source token j, from the value inputs PyTorch's attention
-modules receive.
+modules receive; and for every decoder layer and position of the forced
+target, the norms of the residual stream entering self- and
+cross-attention and of what each adds.
 
 Run from the repository root:
   /usr/bin/python3 tests/reference/make_contributions.py
@@ -55,6 +57,22 @@ def contributions(name):
         layer.self_attn.register_forward_pre_hook(keep(("enc", l)))
     for l, layer in enumerate(model.decoder):
         layer.cross_attn.register_forward_pre_hook(keep(("cross", l)))
+
+    def entering(key):
+        def hook(module, args):  # Sublayer.forward(x, f)
+            values[key] = args[0]
+        return hook
+
+    def output(key):
+        def hook(module, args, out):  # (attention output, weights)
+            values[key] = out[0]
+        return hook
+
+    for l, layer in enumerate(model.decoder):
+        layer.self_block.register_forward_pre_hook(entering(("x_self", l)))
+        layer.cross_block.register_forward_pre_hook(entering(("x_cross", l)))
+        layer.self_attn.register_forward_hook(output(("self_out", l)))
+        layer.cross_attn.register_forward_hook(output(("cross_out", l)))
     out = []
     for b, source in enumerate(gold["sources"]):
         src = torch.tensor([source])
@@ -68,7 +86,12 @@ def contributions(name):
                         for l, layer in enumerate(model.encoder)],
             "cross": [head_norms(layer.cross_attn, values[("cross", l)][0],
                                  heads).tolist()
-                      for l, layer in enumerate(model.decoder)]})
+                      for l, layer in enumerate(model.decoder)],
+            # (decoder layers, positions, 4)
+            "sublayer_norms": [torch.stack(
+                [values[(k, l)][0].norm(dim=-1) for k in
+                 ("x_self", "self_out", "x_cross", "cross_out")], -1).tolist()
+                for l in range(len(model.decoder))]})
     with open(os.path.join(FIXTURES, name + "_contributions.json"), "w") as f:
         json.dump(out, f)
 

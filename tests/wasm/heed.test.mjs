@@ -290,6 +290,9 @@ test("contributions equal the native build's", async () => {
       worst = Math.max(worst, Math.abs(v - got[kind][l][h][k]));
     })));
   }
+  want.sublayerNorms.forEach((layer, l) => layer.flat().forEach((v, k) => {
+    worst = Math.max(worst, Math.abs(v - got.sublayerNorms[l][k]));
+  }));
   assert.ok(worst <= 1e-4, `max difference ${worst}`);
   assert.equal((await translator.translate(line, { to: "de", attention: true })).attention.contributions, undefined);
 });

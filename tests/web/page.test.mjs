@@ -281,6 +281,10 @@ test("contributions show raw attention, what tokens add and rollout side by side
   const rollout = await pixels("#canvas-contrib-rollout");
   assert.ok(raw.painted > 300 && weighted.painted > 300 && rollout.painted > 300);
   assert.notEqual(raw.hash, weighted.hash, "norm weighting changes the map");
+  const shares = await page.$$eval("#contrib-shares td", (t) => t.map((x) => Number(x.dataset.share)));
+  const words = await page.$$eval("#contrib-shares tr:first-child th", (t) => t.length - 1);
+  assert.equal(shares.length, 3 * words, "one share per decoder layer and word");
+  assert.ok(shares.every((s) => s >= 0 && s <= 1));
   await page.selectOption("#contrib-kind", "cross");
   await page.waitForFunction(() => document.getElementById("canvas-contrib-rollout").width === 0);
   assert.ok((await pixels("#canvas-contrib-weighted")).painted > 300);
