@@ -1,0 +1,163 @@
+#include "core/plan.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/decode/search.h"
+#include "core/error.h"
+#include "core/text/utf8.h"
+
+namespace heed {
+namespace {
+
+// Fills *mask in place (copying a HeadMask trips clang-tidy's check of the
+// implicit array copy).
+void SetMask(const ModelConfig& c, const std::vector<HeadRef>& heads,
+             HeadMask* mask) {
+  const size_t layers[3] = {c.encoder_layers, c.decoder_layers,
+                            c.decoder_layers};
+  for (const HeadRef& h : heads) {
+    const int kind = static_cast<int>(h.kind);
+    if (kind < 0 || kind > 2 || h.layer >= layers[kind] || h.head >= c.heads) {
+      throw Error("masked head (kind " + std::to_string(kind) + ", layer " +
+                  std::to_string(h.layer) + ", head " + std::to_string(h.head) +
+                  ") does not exist in this model");
+    }
+    auto& flags = mask->disabled[kind];
+    flags.resize(layers[kind] * c.heads, 0);
+    flags[h.layer * c.heads + h.head] = 1;
+  }
+}
+
+// The source piece that asks for language `to`, or -1 for a model without
+// language tags.
+int TargetTag(const ModelConfig& c, const Tokenizer& source,
+              const std::string& to) {
+  if (c.target_tags.empty()) return -1;
+  auto it = c.target_tags.find(to);
+  if (it == c.target_tags.end()) {
+    std::string known;
+    for (const auto& [lang, piece] : c.target_tags) {
+      known += (known.empty() ? "" : ", ") + lang;
+    }
+    throw Error("target language '" + to +
+                "' is not one of this model's: " + known);
+  }
+  return source.PieceId(it->second);
+}
+
+void AddUnits(size_t text, size_t segment, const std::string& sentence,
+              const Plan& plan, const Tokenizer& source, int eos,
+              std::vector<Unit>* units) {
+  const std::vector<int> pieces = source.Encode(sentence);
+  for (size_t at = 0; at < pieces.size(); at += plan.room) {
+    Unit u{text, segment, "", {}};
+    if (plan.tag >= 0) u.ids.push_back(plan.tag);
+    const size_t end = std::min(pieces.size(), at + plan.room);
+    std::vector<int> chunk(pieces.begin() + at, pieces.begin() + end);
+    u.source = pieces.size() <= plan.room ? sentence : source.Decode(chunk);
+    u.ids.insert(u.ids.end(), chunk.begin(), chunk.end());
+    u.ids.push_back(eos);
+    units->push_back(std::move(u));
+  }
+}
+
+}  // namespace
+
+void CheckLimits(const TranslateOptions& options) {
+  CheckOptions(options);
+  if (options.max_sentence_tokens < 3 || options.max_sentence_tokens > 4096) {
+    throw Error("max sentence tokens must be in [3, 4096]");
+  }
+  if (options.max_batch < 1 || options.max_batch > 1024) {
+    throw Error("max batch must be in [1, 1024]");
+  }
+  if (options.threads < 1 || options.threads > 256) {
+    throw Error("threads must be in [1, 256]");
+  }
+}
+
+// Checks every option, for any input (empty too), before any work.
+Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
+                 const TranslateOptions& options) {
+  CheckLimits(options);
+  Plan plan;
+  plan.decoding = options;
+  plan.run.capture_attention = options.attention || options.contributions;
+  plan.run.capture_value_norms = options.contributions;
+  plan.run.capture_sublayer_norms = options.contributions;
+  plan.run.capture_hidden = options.logit_lens > 0;
+  SetMask(c, options.masked_heads, &plan.run.head_mask);
+  plan.tag = TargetTag(c, source, options.to);
+  plan.room = options.max_sentence_tokens - (plan.tag >= 0 ? 2 : 1);
+  return plan;
+}
+
+// The target tokens of options.target_prefix (text) or
+// options.target_prefix_pieces; empty when neither is set.
+std::vector<int> ForcedPrefix(const TranslateOptions& options,
+                              const Tokenizer& target, const ModelConfig& c) {
+  if (!options.target_prefix.empty() && !options.target_prefix_pieces.empty()) {
+    throw Error("give the target prefix as text or as pieces, not both");
+  }
+  size_t bad = 0;
+  if (!IsValidUtf8(options.target_prefix, &bad)) {
+    throw Error("target prefix is not valid UTF-8 (byte " +
+                std::to_string(bad) + ")");
+  }
+  std::vector<int> ids = target.Encode(options.target_prefix);
+  for (const std::string& piece : options.target_prefix_pieces) {
+    const int id = target.PieceId(piece);
+    if (id < 0 || id == c.pad_id || id == c.eos_id || id == c.bos_id) {
+      throw Error("target prefix piece '" + piece +
+                  "' is not a piece the model can produce");
+    }
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+Work MakeUnits(const std::vector<std::string>& texts, const Plan& plan,
+               const Tokenizer& source, int eos) {
+  Work work;
+  work.segments.resize(texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) {
+    size_t bad = 0;
+    if (!IsValidUtf8(texts[i], &bad)) {
+      throw Error("text " + std::to_string(i) + " is not valid UTF-8 (byte " +
+                  std::to_string(bad) + ")");
+    }
+    work.segments[i] = SplitSentences(texts[i]);
+    for (size_t s = 0; s < work.segments[i].size(); ++s) {
+      if (!work.segments[i][s].is_sentence) continue;
+      AddUnits(i, s, work.segments[i][s].text, plan, source, eos, &work.units);
+    }
+  }
+  return work;
+}
+
+// Refuses a request whose attention maps could exceed the limit: each unit
+// of S source tokens may produce T = MaxTargetLength(S) target tokens and
+// keeps (encoder) L·H·S² + (decoder) L·H·T² + (cross) L·H·T·S floats.
+void CheckAttentionSize(const ModelConfig& c, const std::vector<Unit>& units,
+                        const TranslateOptions& options) {
+  double bytes = 0;
+  for (const Unit& u : units) {
+    const double S = static_cast<double>(u.ids.size());
+    const double T =
+        static_cast<double>(MaxTargetLength(u.ids.size(), options));
+    const double heads = static_cast<double>(c.heads);
+    bytes += sizeof(float) * heads *
+             (c.encoder_layers * S * S + c.decoder_layers * (T * T + T * S));
+  }
+  if (bytes > static_cast<double>(options.max_attention_bytes)) {
+    throw Error("attention maps for this text could take " +
+                std::to_string(static_cast<size_t>(bytes / (1 << 20))) +
+                " MiB, over the limit of " +
+                std::to_string(options.max_attention_bytes >> 20) +
+                " MiB (max_attention_bytes): translate it in smaller pieces, "
+                "without attention, or raise the limit");
+  }
+}
+
+}  // namespace heed

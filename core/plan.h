@@ -1,0 +1,65 @@
+// Planning a translation request: every option checked up front (for any
+// input, empty too), and the texts cut into the units the decoder sees.
+#ifndef HEED_CORE_PLAN_H_
+#define HEED_CORE_PLAN_H_
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/decode/options.h"
+#include "core/model/config.h"
+#include "core/model/run_options.h"
+#include "core/text/sentences.h"
+#include "core/text/tokenizer.h"
+#include "core/translator.h"
+
+namespace heed {
+
+// One piece of work for the decoder: a sentence, or a chunk of a long one.
+struct Unit {
+  size_t text;     // index of the input text
+  size_t segment;  // index of its sentence segment
+  std::string source;
+  std::vector<int> ids;  // encoder input: [tag] pieces EOS
+};
+
+// What a request resolves to once every option is checked.
+struct Plan {
+  DecodingOptions decoding;
+  RunOptions run;
+  int tag = -1;     // the target-language piece, or -1 without tags
+  size_t room = 0;  // source pieces per unit
+};
+
+// Every text split into sentences, and the sentences into encoder inputs.
+struct Work {
+  std::vector<std::vector<Segment>> segments;  // per text
+  std::vector<Unit> units;                     // in text, sentence order
+};
+
+// Checks every option against the model; throws heed::Error.
+Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
+                 const TranslateOptions& options);
+
+// The ranges of the options that need no model; throws heed::Error.
+void CheckLimits(const TranslateOptions& options);
+
+// The target tokens of options.target_prefix (text) or
+// options.target_prefix_pieces; empty when neither is set.
+std::vector<int> ForcedPrefix(const TranslateOptions& options,
+                              const Tokenizer& target, const ModelConfig& c);
+
+// Every text split into sentences, and the sentences into units of at most
+// plan.room pieces; throws heed::Error on invalid UTF-8.
+Work MakeUnits(const std::vector<std::string>& texts, const Plan& plan,
+               const Tokenizer& source, int eos);
+
+// Refuses a request whose attention maps could exceed
+// options.max_attention_bytes.
+void CheckAttentionSize(const ModelConfig& c, const std::vector<Unit>& units,
+                        const TranslateOptions& options);
+
+}  // namespace heed
+
+#endif  // HEED_CORE_PLAN_H_
