@@ -9,6 +9,51 @@
 #include "core/model/sublayer.h"
 
 namespace heed {
+namespace {
+
+// The batch's lengths, after checking every source is non-empty and in the
+// vocabulary.
+void ReadLengths(const std::vector<std::vector<int>>& sources, size_t vocab,
+                 EncoderOutput* enc) {
+  enc->batch = sources.size();
+  for (size_t b = 0; b < enc->batch; ++b) {
+    if (sources[b].empty()) {
+      throw Error("encode: source " + std::to_string(b) + " is empty");
+    }
+    for (int id : sources[b]) {
+      if (id < 0 || static_cast<size_t>(id) >= vocab) {
+        throw Error("encode: token id " + std::to_string(id) +
+                    " is outside the source vocabulary of " +
+                    std::to_string(vocab));
+      }
+    }
+    enc->lengths.push_back(sources[b].size());
+    enc->max_len = std::max(enc->max_len, sources[b].size());
+  }
+}
+
+}  // namespace
+
+void Model::ProjectCross(EncoderOutput& enc, const RunOptions& run,
+                         float* scratch) const {
+  const ModelConfig& c = config_;
+  const size_t d = c.d_model;
+  const size_t S = enc.max_len;
+  const size_t rows = enc.batch * S;
+  enc.cross_k.resize(c.decoder_layers * rows * d);
+  enc.cross_v.resize(c.decoder_layers * rows * d);
+  for (size_t l = 0; l < c.decoder_layers; ++l) {
+    const AttentionWeights& cross = weights_.decoder[l].cross_attn;
+    cross.k.Apply(enc.memory.data(), rows, &enc.cross_k[l * rows * d]);
+    cross.v.Apply(enc.memory.data(), rows, &enc.cross_v[l * rows * d]);
+    for (size_t b = 0; b < enc.batch && run.capture_value_norms; ++b) {
+      const size_t len = enc.lengths[b];
+      HeadValueNorms(cross, c.heads, &enc.cross_v[(l * enc.batch + b) * S * d],
+                     len, &enc.cross_value_norms[b][l * c.heads * len],
+                     scratch);
+    }
+  }
+}
 
 EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
                             const RunOptions& run) const {
@@ -16,21 +61,7 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
   const ModelConfig& c = config_;
   const size_t d = c.d_model;
   EncoderOutput enc;
-  enc.batch = sources.size();
-  for (size_t b = 0; b < enc.batch; ++b) {
-    if (sources[b].empty()) {
-      throw Error("encode: source " + std::to_string(b) + " is empty");
-    }
-    for (int id : sources[b]) {
-      if (id < 0 || static_cast<size_t>(id) >= c.source_vocab) {
-        throw Error("encode: token id " + std::to_string(id) +
-                    " is outside the source vocabulary of " +
-                    std::to_string(c.source_vocab));
-      }
-    }
-    enc.lengths.push_back(sources[b].size());
-    enc.max_len = std::max(enc.max_len, sources[b].size());
-  }
+  ReadLengths(sources, c.source_vocab, &enc);
   if (enc.batch == 0) return enc;
   const size_t S = enc.max_len;
   const size_t rows = enc.batch * S;
@@ -103,19 +134,7 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
     weights_.encoder_norm.Apply(x.data(), rows, d, c.layer_norm_eps);
   enc.memory = std::move(x);
 
-  enc.cross_k.resize(c.decoder_layers * rows * d);
-  enc.cross_v.resize(c.decoder_layers * rows * d);
-  for (size_t l = 0; l < c.decoder_layers; ++l) {
-    const AttentionWeights& cross = weights_.decoder[l].cross_attn;
-    cross.k.Apply(enc.memory.data(), rows, &enc.cross_k[l * rows * d]);
-    cross.v.Apply(enc.memory.data(), rows, &enc.cross_v[l * rows * d]);
-    for (size_t b = 0; b < enc.batch && run.capture_value_norms; ++b) {
-      const size_t len = enc.lengths[b];
-      HeadValueNorms(cross, c.heads, &enc.cross_v[(l * enc.batch + b) * S * d],
-                     len, &enc.cross_value_norms[b][l * c.heads * len],
-                     norm_scratch.data());
-    }
-  }
+  ProjectCross(enc, run, norm_scratch.data());
   return enc;
 }
 

@@ -147,6 +147,12 @@ class Model {
   void Embed(const float* table, int token, size_t pos, float* x,
              float* scratch) const;
 
+  // The cross-attention keys and values of every decoder layer from
+  // enc.memory (and their value norms when run captures them); scratch as
+  // HeadValueNorms needs.
+  void ProjectCross(EncoderOutput& enc, const RunOptions& run,
+                    float* scratch) const;
+
   // log_probs [rows, target_vocab] = log-softmax of the output projection of
   // the decoder's last hidden states x [rows, d] (after the final LayerNorm
   // of pre-norm models, applied to x in place).
