@@ -26,6 +26,9 @@ bash tests/cli_test.sh build/release/heed
 echo "== BLEU/chrF scorer"
 python3 -m unittest tests/score_test.py
 
+echo "== the shipped model on everyday sentences: no loop, no empty or wrong-language output"
+python3 -m unittest tests/everyday_test.py
+
 echo "== WebAssembly module against the native build, and the page in Chromium (node --test)"
 bash scripts/build_wasm.sh
 bash scripts/build_site.sh
