@@ -211,7 +211,8 @@ export function createExplorer(translator, onError) {
     const s = sentence();
     const prefixPieces = [...s.targetPieces.slice(0, t), piece];
     try {
-      const r = await translator.translate(s.source, { ...state.options, attention: true, prefixPieces });
+      const r = await translator.translate(s.source,
+        { ...state.options, attention: true, confidence: true, logitLens: 5, prefixPieces });
       state.forks.push({ index: state.index, sentence: s, step: t });
       state.sentences[state.index] = r.sentences[0];
       showFork();

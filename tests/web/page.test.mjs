@@ -309,6 +309,9 @@ test("another candidate forks the translation at that step; Back returns", async
   assert.equal(after[0], before[0]);
   assert.equal(after[1], piece);
   assert.match(await page.textContent("#fork-text"), /^Forked at step 2: /);
+  await openView("lens");  // the fork has every view's data
+  assert.ok(await page.$$eval("#lens-grid button", (b) => b.length) > 0);
+  await openView("steps");
   await page.click("#fork-back");
   await page.waitForSelector("#fork", { state: "hidden" });
   assert.deepEqual(await page.$$eval("#step-written span", (s) => s.map((x) => x.textContent)), before);
