@@ -172,7 +172,7 @@ def load_examples(args):
             src_end.append(len(flat))
             flat.extend(t)
             tgt_end.append(len(flat))
-        np.savez_compressed(cache, ids=np.array(flat, dtype=np.int16),
+        np.savez_compressed(cache, ids=np.array(flat, dtype=np.uint16),
                             src_end=np.array(src_end, dtype=np.int64),
                             tgt_end=np.array(tgt_end, dtype=np.int64),
                             vocab=vocab)
