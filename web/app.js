@@ -79,7 +79,8 @@ let generation = 0;  // a new translation makes the one running stale
 // the word (the product of its pieces'); the title tells the probability,
 // the entropy of the word's first step and that step's best alternatives.
 // Null when the pieces do not spell the text exactly (then it stays plain).
-function confidenceSpans(s) {
+// Clicking a word opens its decoding step (sentence `index`) in the explorer.
+function confidenceSpans(s, index) {
   if (!s.tokenProbabilities) return null;
   const words = [];
   s.targetPieces.forEach((piece, i) => {
@@ -101,7 +102,9 @@ function confidenceSpans(s) {
     const alts = (s.alternatives?.[w.first] ?? []).slice(0, 3)
       .map((a) => `${a.piece.replaceAll("\u2581", "") || "·"} ${(100 * a.probability).toFixed(0)}%`).join(", ");
     span.title = `p = ${(100 * w.p).toFixed(1)}% · entropy ${s.entropies[w.first].toFixed(2)} nats` +
-      (alts ? ` · the model weighed: ${alts}` : "");
+      (alts ? ` · the model weighed: ${alts}` : "") + " · click to see this step";
+    span.dataset.step = String(w.first);
+    span.addEventListener("click", () => explorer.showStep(index, w.first));
     return lead ? [document.createTextNode(lead), span] : [span];
   });
 }
@@ -139,7 +142,7 @@ async function translate() {
       const r = await translator.translate(segments[i].text,
         { ...options, attention: true, confidence: true, logitLens: 5 });
       if (run !== generation) return;
-      const spans = r.sentences.map(confidenceSpans);
+      const spans = r.sentences.map((s, k) => confidenceSpans(s, sentences.length + k));
       if (spans.every(Boolean)) {
         slots[i].replaceChildren(...spans.flatMap((s, k) => (k ? [document.createTextNode(" "), ...s] : s)));
       } else {

@@ -464,6 +464,15 @@ export function createExplorer(translator, onError) {
 
   return {
     // `more`: the same translation with more sentences ready; keep the view.
+    // Opens Step by step at decoding step `step` of sentence `index`.
+    showStep(index, step) {
+      state.index = index;
+      state.focus = {};
+      fillSelectors();
+      $("step").value = String(step);
+      document.querySelector('[data-view="steps"]').click();
+      $("inside").scrollIntoView({ behavior: "smooth", block: "start" });
+    },
     show(sentences, options, more = false) {
       state.sentences = sentences;
       state.options = options;

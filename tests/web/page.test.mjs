@@ -253,6 +253,12 @@ test("the translation's words are tinted by the model's confidence; the toggle c
   const alpha = (c) => Number((c.match(/rgba\([^)]*,\s*([\d.]+)\)/) ?? [0, 0])[1]);
   const [low, high] = [...words].sort((a, b) => a.p - b.p).filter((w, i, all) => i === 0 || i === all.length - 1);
   assert.ok(alpha(low.tint) >= alpha(high.tint));
+  // Clicking a word opens its decoding step.
+  const step = Number(await page.getAttribute("#target .word:nth-of-type(2)", "data-step"));
+  await page.click("#target .word:nth-of-type(2)");
+  await page.waitForSelector("#view-steps:not([hidden])");
+  assert.equal(Number(await page.$eval("#step", (s) => s.value)), step);
+  assert.equal(await page.$$eval("#step-written span", (s) => s.length), step + 1);
   await page.uncheck("#confidence");
   const plain = await page.$$eval("#target .word", (w) => w.map((x) => getComputedStyle(x).backgroundColor));
   assert.ok(plain.every((c) => c === "rgba(0, 0, 0, 0)"), plain.join(" "));
