@@ -7,6 +7,7 @@ import { drawHeadView } from "./views/headview.js";
 import { drawHeatmap, drawThumbnail } from "./views/heatmap.js";
 import { drawContributions, drawShares, overstated } from "./views/contributions.js";
 import { drawLens } from "./views/lens.js";
+import { probabilityCells } from "./views/table.js";
 import { drawEncoding, drawSimilarity, similarity } from "./views/positional.js";
 
 const $ = (id) => document.getElementById(id);
@@ -184,15 +185,7 @@ export function createExplorer(translator, onError) {
         take.addEventListener("click", () => fork(t, c.piece));
         name.append(take);
       }
-      const bar = document.createElement("td");
-      bar.className = "bar";
-      const fill = document.createElement("div");
-      fill.className = "fill";
-      fill.style.width = `${(100 * c.probability).toFixed(1)}%`;
-      bar.append(fill);
-      const p = document.createElement("td");
-      p.textContent = `${(100 * c.probability).toFixed(1)}%`;
-      tr.append(name, bar, p);
+      tr.append(name, ...probabilityCells(c.probability));
       return tr;
     }));
     const [, cols] = shape(a, "cross");

@@ -5,6 +5,7 @@
 // largest value, so the view compares where the weight goes, not how much.
 import { display, labels, pick, shape } from "./attention.js";
 import { css, viridis } from "./color.js";
+import { layerGrid } from "./table.js";
 import { drawHeatmap } from "./heatmap.js";
 
 // canvases: { raw, weighted, rollout }; kind "encoder" or "cross".
@@ -47,33 +48,16 @@ export function drawShares(table, sentence) {
   const norms = sentence.attention.contributions?.sublayerNorms;
   table.replaceChildren();
   if (!norms) return;
-  const pieces = sentence.targetPieces;
-  const head = document.createElement("tr");
-  head.append(document.createElement("th"), ...pieces.map((p) => {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = display(p);
-    return th;
-  }));
-  const rows = [];
-  for (let l = norms.length - 1; l >= 0; --l) {
-    const tr = document.createElement("tr");
-    const name = document.createElement("th");
-    name.scope = "row";
-    name.textContent = `layer ${l + 1}`;
-    tr.append(name, ...pieces.map((piece, i) => {
-      const self = norms[l][i * 4 + 1], cross = norms[l][i * 4 + 3];
-      const share = cross / (cross + self || 1);
-      const td = document.createElement("td");
-      td.textContent = `${Math.round(100 * share)}%`;
-      td.dataset.share = share.toFixed(4);
-      td.style.background = css(viridis(share));
-      td.style.color = share > 0.55 ? "black" : "white";
-      td.title = `${display(piece)}, layer ${l + 1}: ${Math.round(100 * share)}% from the source, ` +
-        `${Math.round(100 * (1 - share))}% from the words before`;
-      return td;
-    }));
-    rows.push(tr);
-  }
-  table.append(head, ...rows);
+  layerGrid(table, sentence.targetPieces, norms.length, (l, i, piece) => {
+    const self = norms[l][i * 4 + 1], cross = norms[l][i * 4 + 3];
+    const share = cross / (cross + self || 1);
+    const td = document.createElement("td");
+    td.textContent = `${Math.round(100 * share)}%`;
+    td.dataset.share = share.toFixed(4);
+    td.style.background = css(viridis(share));
+    td.style.color = share > 0.55 ? "black" : "white";
+    td.title = `${display(piece)}, layer ${l + 1}: ${Math.round(100 * share)}% from the source, ` +
+      `${Math.round(100 * (1 - share))}% from the words before`;
+    return td;
+  });
 }

@@ -4,6 +4,7 @@
 // the word has formed by that layer. Clicking a cell lists its top pieces.
 import { display } from "./attention.js";
 import { css, viridis } from "./color.js";
+import { layerGrid, probabilityCells } from "./table.js";
 
 // table: the <table> to fill; detail: the element for a cell's top pieces.
 export function drawLens(table, detail, sentence) {
@@ -11,25 +12,8 @@ export function drawLens(table, detail, sentence) {
   table.replaceChildren();
   detail.replaceChildren();
   if (!lens) return;
-  const pieces = sentence.targetPieces;
-  const L = lens.top.length;
-  const head = document.createElement("tr");
-  head.append(document.createElement("th"), ...pieces.map((p) => {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = display(p);
-    return th;
-  }));
-  const rows = [];
-  for (let l = L - 1; l >= 0; --l) {  // the output layer on top
-    const tr = document.createElement("tr");
-    const name = document.createElement("th");
-    name.scope = "row";
-    name.textContent = `layer ${l + 1}`;
-    tr.append(name, ...pieces.map((piece, i) => cell(lens, l, i, piece, detail)));
-    rows.push(tr);
-  }
-  table.append(head, ...rows);
+  layerGrid(table, sentence.targetPieces, lens.top.length,
+    (l, i, piece) => cell(lens, l, i, piece, detail));
 }
 
 function cell(lens, l, i, piece, detail) {
@@ -55,21 +39,13 @@ function showTop(detail, lens, l, i, piece) {
   title.textContent = `Layer ${l + 1}, step ${i + 1} (written: ${display(piece)}); ` +
     `this layer gives it ${(100 * lens.tokenProbabilities[l][i]).toFixed(1)}%:`;
   const list = document.createElement("table");
-  list.className = "lens-top";
+  list.className = "lens-top candidates";
   for (const c of lens.top[l][i]) {
     const tr = document.createElement("tr");
     if (c.piece === piece) tr.className = "chosen";
     const name = document.createElement("td");
     name.textContent = display(c.piece);
-    const bar = document.createElement("td");
-    bar.className = "bar";
-    const fill = document.createElement("div");
-    fill.className = "fill";
-    fill.style.width = `${(100 * c.probability).toFixed(1)}%`;
-    bar.append(fill);
-    const pct = document.createElement("td");
-    pct.textContent = `${(100 * c.probability).toFixed(1)}%`;
-    tr.append(name, bar, pct);
+    tr.append(name, ...probabilityCells(c.probability));
     list.append(tr);
   }
   detail.replaceChildren(title, list);
