@@ -23,11 +23,15 @@ while (($#)); do
 done
 run="${RUN:-models/work/run-$(date +%Y%m%d-%H%M)}"
 mkdir -p "$run"
+# Each run sees the examples in a new order, not the first run's again.
+runs=$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' \
+  models/eval/curve.json 2>/dev/null || echo 0)
 bash scripts/setup.sh --recipe
 bash scripts/build.sh release
 /usr/bin/python3 models/recipe/train.py --work "$run" \
   --out "$run/candidate.heed" --warm-start models/heed-en-de.heed \
-  --lr 5e-4 --warmup 200 --minutes "$minutes" "${args[@]}" |
+  --lr 5e-4 --warmup 200 --minutes "$minutes" --data-seed "$runs" \
+  "${args[@]}" |
   tee -a "$run/train.log"
 /usr/bin/python3 models/recipe/dev.py --candidate "$run/candidate.heed" \
   --minutes "$minutes" --note "$note"

@@ -61,6 +61,9 @@ def parse_args():
     p.add_argument("--warm-start", default=None,
                    help="a heed model file to continue training from")
     p.add_argument("--threads", type=int, default=os.cpu_count())
+    p.add_argument("--data-seed", type=int, default=0,
+                   help="batch order seed; a new run on top of an old one "
+                   "passes a new value so it does not repeat the same order")
     p.add_argument("--encode-only", action="store_true",
                    help="write work/examples.npz and stop (for a GPU run)")
     p.add_argument("--precision", default="auto",
@@ -279,8 +282,9 @@ def main():
     tokens_seen, loss_sum, loss_n, log_t = 0, 0.0, 0, time.time()
     done = False
     while not done:
+        seed = 1000 * (args.data_seed + 1) + state["epoch"]
         batches = make_batches(examples, args.batch_tokens,
-                               random.Random(1000 + state["epoch"]))
+                               random.Random(seed))
         while state["batch"] < len(batches):
             batch = batches[state["batch"]]
             state["batch"] += 1
