@@ -43,12 +43,23 @@ echo "== fuzzing (${FUZZ_SECONDS}s per target)"
 bash scripts/build.sh fuzz
 corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
-mkdir -p "$corpus/loader" "$corpus/translate"
+mkdir -p "$corpus/loader" "$corpus/translate" "$corpus/tokenizer"
 cp tests/fixtures/*.heed "$corpus/loader/"
+cp tests/fixtures/tiny_spm.model "$corpus/tokenizer/"
+# The shipped model's tokenizer: the one with a normaliser charsmap.
+python3 - models/heed-en-de.heed "$corpus/tokenizer/shipped" <<'PY'
+import json, struct, sys
+data = open(sys.argv[1], "rb").read()
+n = struct.unpack("<Q", data[:8])[0]
+begin, end = json.loads(data[8:8 + n])["tokenizer.source"]["data_offsets"]
+open(sys.argv[2], "wb").write(data[8 + n + begin:8 + n + end])
+PY
 printf '\x05\x10A dog runs. Ein Hund.' >"$corpus/translate/seed"
 ./build/fuzz/fuzz_model_loader -max_total_time="$FUZZ_SECONDS" \
   -rss_limit_mb=4096 -print_final_stats=1 "$corpus/loader" 2>&1 | tail -4
 ./build/fuzz/fuzz_translate -max_total_time="$FUZZ_SECONDS" -max_len=512 \
   -print_final_stats=1 "$corpus/translate" 2>&1 | tail -4
+./build/fuzz/fuzz_tokenizer -max_total_time="$FUZZ_SECONDS" -max_len=400000 \
+  -rss_limit_mb=4096 -print_final_stats=1 "$corpus/tokenizer" 2>&1 | tail -4
 
 echo "== all tests passed"

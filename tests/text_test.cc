@@ -3,7 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -78,6 +80,90 @@ TEST_CASE("tokenisation equals spm_encode and spm_decode") {
   CHECK(tok.PieceId("no such piece at all") == -1);
   CHECK(tok.Piece(-1).empty());
   CHECK(tok.Piece(100000).empty());
+}
+
+// The shipped model's tokenizer (it has a normaliser charsmap; the fixture
+// tokenizers have none).
+std::string ShippedTokenizer() {
+  const test::SplitFile f = test::Split(test::ReadBytes(
+      std::string(HEED_SOURCE_DIR) + "/models/heed-en-de.heed"));
+  const auto& range = f.header["tokenizer.source"]["data_offsets"];
+  return std::string(f.data.begin() + range[0].get<size_t>(),
+                     f.data.begin() + range[1].get<size_t>());
+}
+
+// Offset of the charsmap's first byte (its trie size) in a model whose
+// normaliser is named nmt_nfkc: NormalizerSpec's field 1 is the name, field
+// 2 the charsmap, whose length is a varint.
+size_t CharsMapOffset(const std::string& spm) {
+  const std::string name("\x0a\x08nmt_nfkc\x12", 11);
+  size_t at = spm.find(name);
+  REQUIRE(at != std::string::npos);
+  at += name.size();
+  while (static_cast<uint8_t>(spm[at]) & 0x80) ++at;
+  return at + 1;
+}
+
+Tokenizer Load(const std::string& bytes) {
+  return Tokenizer::FromSerialized(bytes, "tokenizer");
+}
+
+// Text that walks many of the normaliser's rules (full-width forms,
+// ligatures, circled digits, combining marks).
+const char* const kNormalised = "A dog. ｆｕｌｌ ﬁsh ① Ü Å ㍻ x\u0301 ...";
+
+TEST_CASE("a crafted normaliser charsmap is refused before it is walked") {
+  const std::string good = ShippedTokenizer();
+  const size_t at = CharsMapOffset(good);
+  const std::vector<int> ids = Load(good).Encode(kNormalised);
+  CHECK(ids.size() > 10);
+  auto refused = [&](const std::string& bytes, const std::string& why) {
+    try {
+      Load(bytes);
+      FAIL("loaded: " << why);
+    } catch (const Error& e) {
+      INFO(e.what());
+      CHECK(std::string(e.what()).find(why) != std::string::npos);
+    }
+  };
+  std::string bad = good;  // an empty trie: the bytes of the crash report
+  bad.replace(at + 1, 8, std::string("\0\0\0\0\xff\xff\xff\xff", 8));
+  refused(bad, "the trie points outside itself");
+  bad = good;  // a trie larger than the charsmap
+  bad.replace(at, 4, std::string("\xff\xff\xff\x00", 4));
+  refused(bad, "does not fit");
+  bad = good;  // the root's children moved past the end
+  bad[at + 4 + 3] = '\x7f';
+  refused(bad, "the trie points outside itself");
+  bad = good;  // the protobuf framing cut short
+  bad.resize(at + 100);
+  refused(bad, "malformed");
+}
+
+TEST_CASE("mutated charsmaps are refused or tokenise within bounds") {
+  // Each mutant either fails to load with heed::Error or tokenises;
+  // under ASan any read outside the charsmap fails the suite.
+  const std::string good = ShippedTokenizer();
+  const size_t at = CharsMapOffset(good);
+  uint32_t trie_bytes = 0;
+  std::memcpy(&trie_bytes, good.data() + at, 4);
+  uint64_t state = 12345;
+  int loaded = 0;
+  for (int i = 0; i < 300; ++i) {
+    std::string bad = good;
+    for (int k = 0; k < 4; ++k) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      const size_t pos = at + (state >> 33) % (trie_bytes + 4 + 64);
+      bad[pos] = static_cast<char>(state >> 24);
+    }
+    try {
+      const Tokenizer t = Load(bad);
+      t.Encode(kNormalised);
+      ++loaded;
+    } catch (const Error&) {
+    }
+  }
+  CHECK(loaded > 0);  // a mutant in an unused unit or a rule still loads
 }
 
 TEST_CASE("invalid UTF-8 is found, valid UTF-8 accepted") {

@@ -306,17 +306,31 @@ async function createWorkerTranslator(model, onProgress) {
 }
 
 async function createLocalTranslator(model, onProgress) {
-  const [engineModule, bytes] = await Promise.all([loadEngine(), readModel(model, onProgress)]);
+  let [engineModule, bytes] = await Promise.all([loadEngine(), readModel(model, onProgress)]);
   const address = engineModule._malloc(bytes.length);
   if (!address) throw new Error("heed: out of memory for the model");
   engineModule.HEAPU8.set(bytes, address);
   const loaded = engineModule.Engine.load(address, bytes.length);
   engineModule._free(address);
+  bytes = null;
   if (loaded.error !== undefined) throw new Error(`heed: ${loaded.error}`);
   let engine = loaded.engine;
   const queue = makeQueue();
+  // Runs fn against the engine. A JavaScript exception thrown inside it (a
+  // value Embind cannot convert) unwinds the wasm frames without restoring
+  // their stack pointer, so it is restored here, or each such call would
+  // leak wasm stack until the module fails for good.
   const live = () => {
     if (!engine) throw new Error("heed: this translator was disposed");
+  };
+  const use = (fn) => {
+    live();
+    const sp = engineModule.stackSave();
+    try {
+      return fn(engine);
+    } finally {
+      engineModule.stackRestore(sp);
+    }
   };
 
   return {
@@ -325,7 +339,7 @@ async function createLocalTranslator(model, onProgress) {
       return queue(signal, () => {
         live();
         checkText(text);
-        const r = engine.translate(text, checkOptions(rest));
+        const r = use((e) => e.translate(text, checkOptions(rest)));
         if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
         for (const s of r.sentences) {
           s.attention = splitAttention(s.attention);
@@ -339,24 +353,27 @@ async function createLocalTranslator(model, onProgress) {
       if (!Number.isInteger(positions) || positions < 0) {
         throw new Error("heed: positions must be a whole number ≥ 0");
       }
-      const r = engine.positional(positions);
+      const r = use((e) => e.positional(positions));
       if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
       return { positions, dims: r.dims, values: r.values };
     },
     async split(text) {
       live();
       checkText(text);
-      return engineModule.splitSentences(text);
+      return use(() => engineModule.splitSentences(text));
     },
     info() {
-      live();
-      const i = engine.info();
-      return { ...i, config: JSON.parse(i.config),
-               heapBytes: engineModule.HEAPU8.length };
+      return use((e) => {
+        const i = e.info();
+        return { ...i, config: JSON.parse(i.config), heapBytes: engineModule.HEAPU8.length };
+      });
     },
+    // Frees the engine and lets the module's memory be collected even while
+    // this object is still referenced.
     dispose() {
       if (engine) engine.delete();
       engine = null;
+      engineModule = null;
     },
   };
 }

@@ -6,6 +6,7 @@
 // absl::string_view; spelling absl::string_view builds against both.
 
 #include "core/error.h"
+#include "core/text/spm_check.h"
 #include "core/text/utf8.h"
 
 namespace heed {
@@ -18,6 +19,7 @@ Tokenizer::~Tokenizer() = default;
 
 Tokenizer Tokenizer::FromSerialized(std::string_view bytes,
                                     const std::string& what) {
+  CheckSentencePieceModel(bytes, what);  // before the library walks it
   Tokenizer t;
   const auto status = t.spm_->LoadFromSerializedProto(
       absl::string_view(bytes.data(), bytes.size()));

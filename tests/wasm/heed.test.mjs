@@ -2,8 +2,8 @@
 // Run by the README's test command: node --test tests/wasm/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, mkdtempSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -381,4 +381,73 @@ test("a disposed translator says so", async () => {
   await assert.rejects(t.translate("x", { to: "de" }), /disposed/);
   assert.throws(() => t.info(), /disposed/);
   t.dispose();  // twice is harmless
+});
+
+// The shipped model with its tokenizer's charsmap emptied (the trie size's
+// upper bytes zeroed), a file that once crashed the native engine.
+function craftedTokenizerModel() {
+  const bytes = new Uint8Array(readFileSync(shipped));
+  const n = Number(new DataView(bytes.buffer).getBigUint64(0, true));
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
+  const [begin] = header["tokenizer.source"].data_offsets;
+  const spm = Buffer.from(bytes.buffer, 8 + n + begin);
+  let at = spm.indexOf(Buffer.from("\x0a\x08nmt_nfkc\x12", "latin1")) + 11;
+  while (spm[at] & 0x80) ++at;
+  spm.set([0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff], at + 2);  // charsmap byte 1 on
+  return bytes;
+}
+
+test("a crafted tokenizer is refused by both builds with the same message", async () => {
+  const bytes = craftedTokenizerModel();
+  const path = join(mkdtempSync(join(tmpdir(), "heed-")), "crafted.heed");
+  writeFileSync(path, bytes);
+  const run = spawnSync(heed, ["translate", "--model", path, "--to", "de"], { input: "A dog.\n", encoding: "utf8" });
+  assert.equal(run.status, 1, run.stderr);
+  const nativeMessage = run.stderr.trim().replace(/^heed: /, "").replace(`model file '${path}'`, "model file");
+  assert.match(nativeMessage, /charsmap: the trie points outside itself/);
+  await assert.rejects(createTranslator({ model: bytes }), (e) => {
+    assert.equal(e.message.replace(/^heed: /, "").replace(/model file '[^']*'/, "model file"), nativeMessage);
+    return true;
+  });
+});
+
+test("200,000 rejected calls leak nothing and the translator keeps working", async (t) => {
+  const want = (await translator.translate("A dog runs.", { to: "de" })).text;
+  const bad = [{ to: 5 }, { beam: 1n }, { beam: 2 ** 32 + 2 }, { maskHeads: [{ kind: "x" }] },
+               { prefixPieces: [7] }, { nope: 1 }];
+  let rejected = 0;
+  for (let i = 0; i < 200000; ++i) {
+    await translator.translate("A dog runs.", bad[i % bad.length]).catch(() => ++rejected);
+  }
+  assert.equal(rejected, 200000);
+  assert.equal((await translator.translate("A dog runs.", { to: "de" })).text, want);
+  assert.equal(translator.info().languages.length, 2);
+  t.diagnostic(`wasm heap after: ${translator.info().heapBytes} bytes`);
+});
+
+test("dispose frees the instance: 30 creations keep RSS bounded", (t) => {
+  // A fresh process, so that gc() is available and RSS is this test's own.
+  const script = `
+    const { createTranslator } = await import(${JSON.stringify(join(root, "build/wasm/dist/heed.js"))});
+    const { readFileSync } = await import("node:fs");
+    const bytes = readFileSync(${JSON.stringify(shippedInt8)});
+    const listeners = () => process.listenerCount("uncaughtException") + process.listenerCount("unhandledRejection");
+    const before = listeners();
+    let warm = 0;
+    for (let i = 0; i < 30; ++i) {
+      const t = await createTranslator({ model: bytes });
+      await t.translate("A dog.", { to: "de" });
+      t.dispose();
+      await createTranslator({ model: bytes.subarray(0, 100) }).catch(() => {});
+      await new Promise((r) => setTimeout(r, 10));
+      globalThis.gc();
+      if (i === 4) warm = process.memoryUsage().rss;
+    }
+    console.log(JSON.stringify({ warm, end: process.memoryUsage().rss, listeners: listeners() - before }));`;
+  const out = JSON.parse(execFileSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script],
+                                      { encoding: "utf8" }));
+  const grown = (out.end - out.warm) / 2 ** 20;
+  t.diagnostic(`RSS ${(out.warm / 2 ** 20).toFixed(0)} MB after 5 create/dispose pairs, ${(out.end / 2 ** 20).toFixed(0)} MB after 30`);
+  assert.equal(out.listeners, 0);
+  assert.ok(grown < 150, `RSS grew by ${grown.toFixed(0)} MB over 25 create/dispose pairs`);
 });
