@@ -169,6 +169,7 @@ SentenceResult MakeSentenceResult(const ModelConfig& c, const Tokenizer& source,
                                   bool attention) {
   SentenceResult sr;
   sr.source = unit.source;
+  sr.segment = unit.segment;
   sr.source_ids = unit.ids;
   for (int id : unit.ids) sr.source_pieces.push_back(source.Piece(id));
   for (const Hypothesis& h : nbest) {
@@ -294,15 +295,17 @@ std::vector<std::string> Translator::languages() const {
 }
 
 Result Translator::Translate(const std::string& text,
-                             const TranslateOptions& options) const {
-  return std::move(Translate(std::vector<std::string>{text}, options)[0]);
+                             const TranslateOptions& options,
+                             const SentenceCallback& on_sentence) const {
+  return std::move(
+      Translate(std::vector<std::string>{text}, options, on_sentence)[0]);
 }
 
 // Plan the request, cut the texts into units, decode them in waves of
 // batches, turn each unit's hypotheses into a sentence result, reassemble.
 std::vector<Result> Translator::Translate(
-    const std::vector<std::string>& texts,
-    const TranslateOptions& options) const {
+    const std::vector<std::string>& texts, const TranslateOptions& options,
+    const SentenceCallback& on_sentence) const {
   if (impl_ == nullptr) throw Error("translate: the translator was moved from");
   const auto t0 = Clock::now();
   Plan plan = PlanRequest(config(), impl_->source, options);
@@ -340,6 +343,7 @@ std::vector<Result> Translator::Translate(
                       config(), impl_->source, impl_->target, unit,
                       std::move(b.found[u - b.first]),
                       TakeMaps(b.enc, u - b.first), plan.run.capture_attention);
+                  if (on_sentence) on_sentence(unit.text, sr);
                   Result& r = results[unit.text];
                   r.target_tokens += sr.best.ids.size();
                   translated[unit.text][unit.segment].push_back(sr.best.text);

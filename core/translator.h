@@ -14,6 +14,7 @@
 #define HEED_CORE_TRANSLATOR_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -113,7 +114,8 @@ struct Translation {  // one hypothesis
 };
 
 struct SentenceResult {
-  std::string source;                      // the sentence as given
+  std::string source;  // the sentence as given (or a piece of a long one)
+  size_t segment = 0;  // index of its segment in Split(text)
   std::vector<std::string> source_pieces;  // what the encoder saw
   std::vector<int> source_ids;
   Translation best;                // == nbest[0]
@@ -136,6 +138,13 @@ struct Result {
   Timings timings;           // shared by the texts of one call
 };
 
+// Called with each sentence's result as soon as its batch is decoded, in
+// the order of the texts and their sentences: the index of its text, and
+// the result (which Translate then moves into the returned Result). An
+// exception it throws ends the call and reaches Translate's caller.
+using SentenceCallback =
+    std::function<void(size_t text, const SentenceResult& sentence)>;
+
 class Translator {
  public:
   static Translator FromFile(const std::string& path);
@@ -146,9 +155,10 @@ class Translator {
   ~Translator();
 
   std::vector<Result> Translate(const std::vector<std::string>& texts,
-                                const TranslateOptions& options) const;
-  Result Translate(const std::string& text,
-                   const TranslateOptions& options) const;
+                                const TranslateOptions& options,
+                                const SentenceCallback& on_sentence = {}) const;
+  Result Translate(const std::string& text, const TranslateOptions& options,
+                   const SentenceCallback& on_sentence = {}) const;
 
   // Throws heed::Error when an option is out of range, whatever the model
   // (the language and head checks need one: Translate makes them).

@@ -59,6 +59,40 @@ TEST_CASE("a batch of texts equals the texts one by one") {
   }
 }
 
+TEST_CASE("each sentence is handed over as soon as its batch is done") {
+  const std::vector<std::string> texts = {"A dog runs. Two men.\nA girl.", "",
+                                          "Ein Hund. Eine Katze."};
+  TranslateOptions o = To("de");
+  o.max_batch = 2;
+  o.attention = true;
+  std::vector<std::pair<size_t, SentenceResult>> seen;
+  const auto results =
+      Tiny().Translate(texts, o, [&](size_t text, const SentenceResult& s) {
+        seen.emplace_back(text, s);
+      });
+  const auto plain = Tiny().Translate(texts, o);
+  REQUIRE(seen.size() == 5);
+  size_t k = 0;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    CHECK(results[i].text == plain[i].text);
+    const auto segments = Translator::Split(texts[i]);
+    for (const SentenceResult& s : results[i].sentences) {
+      CHECK(seen[k].first == i);
+      CHECK(seen[k].second.best.text == s.best.text);
+      CHECK(seen[k].second.attention.cross == s.attention.cross);
+      CHECK(segments.at(s.segment).text == s.source);
+      ++k;
+    }
+  }
+  // An exception from the callback ends the call; the translator goes on.
+  CHECK_THROWS_WITH(Tiny().Translate(texts, o,
+                                     [](size_t, const SentenceResult&) {
+                                       throw Error("stop here");
+                                     }),
+                    "stop here");
+  CHECK(Tiny().Translate(texts, o)[0].text == plain[0].text);
+}
+
 TEST_CASE("batches on several threads give the one-thread result") {
   std::vector<std::string> texts;
   for (int i = 0; i < 9; ++i) {

@@ -90,6 +90,7 @@ heed::TranslateOptions ReadOptions(const val& o) {
 val Sentence(const heed::SentenceResult& s) {
   val out = val::object();
   out.set("source", s.source);
+  out.set("segment", static_cast<double>(s.segment));
   out.set("sourcePieces", Strings(s.source_pieces));
   out.set("targetPieces", Strings(s.best.pieces));
   out.set("text", s.best.text);
@@ -192,14 +193,29 @@ class Engine {
     }
   }
 
-  val Translate(const std::string& text, const val& options) const {
+  // With a function on_sentence, each sentence's result is converted once,
+  // handed to it as soon as its batch is done and kept for the result. The
+  // function must not throw (heed.js wraps the user's).
+  val Translate(const std::string& text, const val& options,
+                const val& on_sentence) const {
     try {
-      const heed::Result r = translator_->Translate(text, ReadOptions(options));
+      val sentences = val::array();
+      heed::SentenceCallback each;
+      if (on_sentence.typeOf().as<std::string>() == "function") {
+        each = [&](size_t, const heed::SentenceResult& s) {
+          val converted = Sentence(s);
+          sentences.call<void>("push", converted);
+          on_sentence(converted);
+        };
+      }
+      const heed::Result r =
+          translator_->Translate(text, ReadOptions(options), each);
+      if (!each) {
+        for (const auto& s : r.sentences)
+          sentences.call<void>("push", Sentence(s));
+      }
       val out = val::object();
       out.set("text", r.text);
-      val sentences = val::array();
-      for (const auto& s : r.sentences)
-        sentences.call<void>("push", Sentence(s));
       out.set("sentences", sentences);
       out.set("targetTokenCount", r.target_tokens);
       val timings = val::object();

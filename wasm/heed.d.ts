@@ -48,6 +48,12 @@ export interface TranslateOptions {
   maxAttentionBytes?: number;
   /** Cancels the request if it has not started yet (AbortError). */
   signal?: AbortSignal;
+  /**
+   * Called with each sentence as soon as its batch is decoded, in order,
+   * with its index among the result's sentences; the result then holds the
+   * same sentences. What it throws rejects the request.
+   */
+  onSentence?: (sentence: Sentence, index: number) => void;
 }
 
 /** attention.encoder[layer][head] is a Float32Array of rows × cols, row-major. */
@@ -68,7 +74,10 @@ export interface Attention {
 }
 
 export interface Sentence {
+  /** The sentence as given (or a piece of a sentence too long for the model). */
   source: string;
+  /** Index of its segment in `split(text)`. */
+  segment: number;
   sourcePieces: string[];
   targetPieces: string[];
   text: string;
@@ -132,8 +141,8 @@ export interface Translator {
   /**
    * The text as the translator splits it into sentences; the segments'
    * texts concatenate to the input, and `sentence` is false for the
-   * whitespace between sentences. Lets a page translate a long text one
-   * sentence at a time and show each result as it is ready.
+   * whitespace between sentences. With `onSentence`, a page can lay out
+   * a placeholder per segment and fill each as its sentence arrives.
    */
   split(text: string): Promise<{ text: string; sentence: boolean }[]>;
   /**

@@ -119,6 +119,28 @@ function nestLens({ layers, steps, k, pieces, probabilities, tokenProbabilities 
   return { top, tokenProbabilities: tokens };
 }
 
+// The distinct ArrayBuffers under a result, to transfer them from the
+// worker instead of copying them.
+export function buffersOf(value, found = new Set()) {
+  if (ArrayBuffer.isView(value)) found.add(value.buffer);
+  else if (Array.isArray(value)) value.forEach((v) => buffersOf(v, found));
+  else if (value && typeof value === "object") Object.values(value).forEach((v) => buffersOf(v, found));
+  return [...found];
+}
+
+// A sentence as the engine returns it, with its attention and lens nested.
+function prepareSentence(s) {
+  s.attention = splitAttention(s.attention);
+  if (s.logitLens) s.logitLens = nestLens(s.logitLens);
+  return s;
+}
+
+function checkCallback(onSentence) {
+  if (onSentence !== undefined && typeof onSentence !== "function") {
+    throw new TypeError("heed: option onSentence must be a function");
+  }
+}
+
 // Adds the whole text's fields to a result: its tokens across sentences and
 // the sum of the sentences' scores (sentences are translated independently).
 // n-best lists, attention and alternatives belong to one sentence: at top
@@ -259,6 +281,7 @@ async function createWorkerTranslator(model, onProgress) {
     const p = pending.get(data.id);
     if (!p) return;
     if (data.progress) return onProgress?.(data.progress);
+    if (data.sentence) return p.onSentence(data.sentence);
     pending.delete(data.id);
     if (data.error !== undefined) p.reject(remoteError(data));
     else p.resolve(data.result);
@@ -267,9 +290,9 @@ async function createWorkerTranslator(model, onProgress) {
     for (const p of pending.values()) p.reject(new Error(`heed: worker failed: ${e.message}`));
     pending.clear();
   };
-  const call = (op, args, transfer = []) => new Promise((resolve, reject) => {
+  const call = (op, args, transfer = [], onSentence = null) => new Promise((resolve, reject) => {
     const id = next++;
-    pending.set(id, { resolve, reject });
+    pending.set(id, { resolve, reject, onSentence });
     w.postMessage({ id, op, args }, transfer);
   });
   const info = await call("create", [model], model instanceof ArrayBuffer ? [model] : []);
@@ -280,10 +303,26 @@ async function createWorkerTranslator(model, onProgress) {
   };
   return {
     translate(text, options = {}) {
-      const { signal, ...rest } = options ?? {};
-      return queue(signal, () => {
+      const { signal, onSentence, ...rest } = options ?? {};
+      return queue(signal, async () => {
         live();
-        return call("translate", [text, rest]);
+        checkCallback(onSentence);
+        if (!onSentence) return call("translate", [text, rest]);
+        // Sentences arrive (transferred) as their batches finish; the
+        // result comes without them and is completed here.
+        const sentences = [];
+        let thrown = null;
+        const r = await call("translate", [text, rest, true], [], (s) => {
+          sentences.push(s);
+          try {
+            if (!thrown) onSentence(s, sentences.length - 1);
+          } catch (e) {
+            thrown = { e };
+          }
+        });
+        if (thrown) throw thrown.e;
+        r.sentences = sentences;
+        return summarise(r);
       });
     },
     async split(text) {
@@ -335,16 +374,25 @@ async function createLocalTranslator(model, onProgress) {
 
   return {
     translate(text, options = {}) {
-      const { signal, ...rest } = options ?? {};
+      const { signal, onSentence, ...rest } = options ?? {};
       return queue(signal, () => {
         live();
+        checkCallback(onSentence);
         checkText(text);
-        const r = use((e) => e.translate(text, checkOptions(rest)));
+        // The user's callback runs inside the engine's call: what it throws
+        // is kept and rethrown after the engine has returned.
+        let thrown = null, index = 0;
+        const each = onSentence && ((s) => {
+          try {
+            if (!thrown) onSentence(prepareSentence(s), index++);
+          } catch (e) {
+            thrown = { e };
+          }
+        });
+        const r = use((e) => e.translate(text, checkOptions(rest), each));
+        if (thrown) throw thrown.e;
         if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
-        for (const s of r.sentences) {
-          s.attention = splitAttention(s.attention);
-          if (s.logitLens) s.logitLens = nestLens(s.logitLens);
-        }
+        if (!onSentence) r.sentences.forEach(prepareSentence);
         return summarise(r);
       });
     },

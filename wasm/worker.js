@@ -1,9 +1,11 @@
 // The module Web Worker that hosts the engine for heed.js in browsers.
 // Messages: {id, op: "create" | "translate" | "split" |
 // "positionalEncoding", args}; replies {id, result} or
-// {id, error, name} (the error's type), and {id, progress} while the model
-// downloads.
-import { createTranslator } from "./heed.js";
+// {id, error, name} (the error's type), {id, progress} while the model
+// downloads and, for a translate whose third argument is true, {id, sentence} as
+// each sentence is done (the result then comes without its sentences).
+// Typed arrays are transferred, not copied.
+import { buffersOf, createTranslator } from "./heed.js";
 
 let translator = null;
 
@@ -16,9 +18,20 @@ self.onmessage = async ({ data: { id, op, args } }) => {
       });
       self.postMessage({ id, result: translator.info() });
     } else if (op === "translate") {
-      self.postMessage({ id, result: await translator.translate(...args) });
+      const [text, options, stream] = args;
+      const onSentence = stream
+        ? (sentence) => self.postMessage({ id, sentence }, buffersOf(sentence))
+        : undefined;
+      const result = await translator.translate(text, { ...options, onSentence });
+      if (stream) {  // the sentences went ahead, their buffers with them
+        const { text: t, targetTokenCount, timings } = result;
+        self.postMessage({ id, result: { text: t, targetTokenCount, timings } });
+      } else {
+        self.postMessage({ id, result }, buffersOf(result));
+      }
     } else if (op === "split" || op === "positionalEncoding") {
-      self.postMessage({ id, result: await translator[op](...args) });
+      const result = await translator[op](...args);
+      self.postMessage({ id, result }, buffersOf(result));
     } else {
       throw new Error(`heed: unknown worker request '${op}'`);
     }

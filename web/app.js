@@ -1,6 +1,6 @@
 // heed's page: loads the engine and the model (in a Web Worker), translates
-// sentence by sentence as results are ready, and hands each translation to
-// the attention explorer. User text is only ever set as text, never HTML.
+// a text in one request whose sentences arrive batch by batch, and hands
+// each translation to the attention explorer. User text is only ever set as text, never HTML.
 import { createTranslator } from "./lib/heed.js";
 import { createExplorer } from "./inside.js";
 
@@ -20,6 +20,9 @@ const EXAMPLES = {
     "Eine Frau liest ein Buch im Garten. Ihre Kinder spielen in der Nähe."],
 };
 const NAMES = { en: "English", de: "German" };
+// Sentences decoded together: enough to share the work, few enough that
+// the first translations of a paragraph show early.
+const BATCH = 4;
 
 const $ = (id) => document.getElementById(id);
 
@@ -122,10 +125,11 @@ async function translate() {
   $("timing").textContent = "";
   if (!text.trim()) return;
   try {
+    // One placeholder per sentence, filled as its batch is decoded; the
+    // whitespace between sentences is kept as it is. The engine splits and
+    // batches the text itself; split() only lays out the placeholders.
     const segments = await translator.split(text);
     if (run !== generation) return;
-    // One element per sentence, filled in as each is ready; the whitespace
-    // between sentences is kept as it is.
     const slots = segments.map((s) => {
       if (!s.sentence) return document.createTextNode(s.text);
       const span = document.createElement("span");
@@ -137,24 +141,23 @@ async function translate() {
     const sentences = [];
     let tokens = 0;
     const start = performance.now();
-    for (let i = 0; i < segments.length; ++i) {
-      if (!segments[i].sentence) continue;
-      const r = await translator.translate(segments[i].text,
-        { ...options, attention: true, confidence: true, logitLens: 5 });
+    const show = (s) => {
       if (run !== generation) return;
-      const spans = r.sentences.map((s, k) => confidenceSpans(s, sentences.length + k));
-      if (spans.every(Boolean)) {
-        slots[i].replaceChildren(...spans.flatMap((s, k) => (k ? [document.createTextNode(" "), ...s] : s)));
-      } else {
-        slots[i].textContent = r.text;
-      }
-      slots[i].className = "";
-      sentences.push(...r.sentences);
-      tokens += r.targetTokenCount;
+      const slot = slots[s.segment];
+      const spans = confidenceSpans(s, sentences.length) ?? [document.createTextNode(s.text)];
+      // A sentence too long for the model arrives in pieces, joined by a space.
+      if (slot.className === "pending") slot.replaceChildren(...spans);
+      else slot.append(" ", ...spans);
+      slot.className = "";
+      sentences.push(s);
+      tokens += s.targetPieces.length;
       const ms = performance.now() - start;
       $("timing").textContent = `${Math.round(ms)} ms · ${Math.round(tokens / (ms / 1000))} tokens/s`;
-      explorer.show(sentences, options, sentences.length > r.sentences.length);
-    }
+      explorer.show(sentences, options, sentences.length > 1);
+    };
+    await translator.translate(text, { ...options, attention: true, confidence: true, logitLens: 5,
+                                       maxBatch: BATCH, onSentence: show });
+    if (run !== generation) return;
     $("copy").disabled = false;
     out.dataset.done = String(run);
   } catch (e) {

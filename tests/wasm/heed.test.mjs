@@ -451,3 +451,24 @@ test("dispose frees the instance: 30 creations keep RSS bounded", (t) => {
   assert.equal(out.listeners, 0);
   assert.ok(grown < 150, `RSS grew by ${grown.toFixed(0)} MB over 25 create/dispose pairs`);
 });
+
+test("onSentence hands over each sentence of a paragraph, batched, as the result holds it", async () => {
+  const text = "A dog runs. Two men play.\nA girl sits. Ein Hund. The end.";
+  const seen = [];
+  const r = await translator.translate(text, { to: "de", attention: true, maxBatch: 2,
+                                              onSentence: (s, i) => seen.push([i, s]) });
+  const plain = await translator.translate(text, { to: "de", attention: true, maxBatch: 2 });
+  assert.equal(r.text, plain.text);
+  assert.equal(seen.length, 5);
+  const segments = await translator.split(text);
+  seen.forEach(([i, s], k) => {
+    assert.equal(i, k);
+    assert.equal(s, r.sentences[k]);  // the same object, converted once
+    assert.equal(segments[s.segment].text, s.source);
+    assert.deepEqual(s.attention.cross, plain.sentences[k].attention.cross);
+  });
+  await assert.rejects(translator.translate(text, { to: "de", onSentence: () => { throw new RangeError("mine"); } }),
+                       { name: "RangeError", message: "mine" });
+  await assert.rejects(translator.translate(text, { to: "de", onSentence: 3 }), TypeError);
+  assert.equal((await translator.translate(text, { to: "de", maxBatch: 2 })).text, plain.text);
+});

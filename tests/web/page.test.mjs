@@ -66,6 +66,15 @@ before(async () => {
       "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
   page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  // Counts the requests the page sends its engine worker.
+  await page.addInitScript(() => {
+    window.heedWorkerRequests = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (message, ...rest) {
+      if (message?.op) window.heedWorkerRequests.push(message.op);
+      return post.call(this, message, ...rest);
+    };
+  });
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("request", (r) => { if (!r.url().startsWith(address) && !r.url().startsWith("blob:")) foreign.push(r.url()); });
@@ -378,6 +387,26 @@ test("a paragraph is translated sentence by sentence with the layout kept", asyn
   assert.equal(got, lines.join("\n"));
   assert.equal(await page.$$eval("#sentence option", (o) => o.length), 3);
   assert.ok(await page.$eval("#sentence-control", (e) => !e.hidden));
+});
+
+test("a 10-sentence paragraph is one request, decoded in batches, shown batch by batch", async () => {
+  const lines = ["A dog runs.", "Two men play football.", "A girl sits on a bench.", "The sun is shining.",
+    "A man reads a book.", "Children are playing.", "A cat sleeps.", "The car is red.",
+    "A woman sings.", "The boy eats an apple."];
+  await page.evaluate(() => {
+    window.heedWorkerRequests.length = 0;
+    window.heedPending = [];  // placeholders still waiting, at each change
+    new MutationObserver(() => {
+      window.heedPending.push(document.querySelectorAll("#target .pending").length);
+    }).observe(document.getElementById("target"), { childList: true, subtree: true });
+  });
+  const got = await translated(() => page.fill("#source", lines.join(" ")).then(() => page.click("#translate")));
+  assert.equal(got, lines.map((l) => native(l, "de", 4)).join(" "));
+  assert.deepEqual(await page.evaluate(() => window.heedWorkerRequests.filter((op) => op === "translate")), ["translate"]);
+  const pending = await page.evaluate(() => window.heedPending);
+  // Batches of 4: some translations showed while others were still pending.
+  assert.ok(pending.includes(6) && pending.includes(2), `pending over time: ${pending}`);
+  assert.equal(await page.$$eval("#sentence option", (o) => o.length), 10);
 });
 
 test("text that looks like HTML is translated as text", async () => {
