@@ -6,14 +6,18 @@
 //   heed info --model FILE                      config and tensor table
 //   heed quantize --model FILE --out FILE       int8 copy of a model
 //
-// Exit status: 0 success, 1 a failure (model, input), 2 a usage error.
+// Exit status: 0 success, 1 a failure (model, input, output; a line that
+// cannot be translated is reported and the others still are), 2 a usage
+// error.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -210,6 +214,53 @@ void WriteNBest(size_t index, const heed::Result& r, size_t nbest) {
   }
 }
 
+// Translates lines[i] for every i. A line the engine refuses (invalid
+// UTF-8, ...) is reported on stderr with its input line number, sets
+// *failed and is left out (nullopt); the other lines are translated.
+std::vector<std::optional<heed::Result>> TranslateLines(
+    const heed::Translator& translator, const std::vector<std::string>& lines,
+    size_t first_index, const heed::TranslateOptions& options, bool* failed) {
+  std::vector<std::optional<heed::Result>> out(lines.size());
+  std::vector<size_t> todo(lines.size());
+  for (size_t i = 0; i < todo.size(); ++i) todo[i] = i;
+  for (;;) {
+    std::vector<std::string> texts;
+    for (size_t i : todo) texts.push_back(lines[i]);
+    try {
+      std::vector<heed::Result> results = translator.Translate(texts, options);
+      for (size_t k = 0; k < todo.size(); ++k) {
+        out[todo[k]] = std::move(results[k]);
+      }
+      return out;
+    } catch (const heed::TextError& e) {
+      const size_t bad = todo.at(e.text());
+      std::cerr << "heed: line " << first_index + bad + 1 << " " << e.reason()
+                << "; its output line is left empty\n";
+      *failed = true;
+      todo.erase(todo.begin() + static_cast<std::ptrdiff_t>(e.text()));
+    }
+  }
+}
+
+// Reads stdin's lines and hands them to translate in blocks: as many lines
+// as are already available (at most kBlock), so batching pays on a file
+// and a line-by-line co-process gets each answer at once.
+void ForEachBlock(
+    const std::function<void(const std::vector<std::string>&)>& translate) {
+  constexpr size_t kBlock = 256;
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(line);
+    if (lines.size() == kBlock || std::cin.rdbuf()->in_avail() <= 0) {
+      translate(lines);
+      lines.clear();
+    }
+  }
+  if (!lines.empty()) translate(lines);
+}
+
 // The translate command's options from its flags (unset flags keep the
 // library's defaults).
 heed::TranslateOptions ReadOptions(
@@ -281,45 +332,38 @@ int Translate(const std::map<std::string, std::string>& flags) {
     }
     attention_file << "[\n";
   }
-  // Lines are translated in blocks so that batching pays off while output
-  // still streams for long inputs.
-  constexpr size_t kBlock = 256;
-  std::vector<std::string> lines;
+  bool failed = false;
   size_t index = 0;
   bool first_json = true;
-  auto flush = [&]() {
-    if (lines.empty()) return;
-    const std::vector<heed::Result> results =
-        translator.Translate(lines, options);
-    for (const heed::Result& r : results) {
+  auto flush = [&](const std::vector<std::string>& lines) {
+    const auto results =
+        TranslateLines(translator, lines, index, options, &failed);
+    for (const std::optional<heed::Result>& r : results) {
       if (options.nbest > 1) {
-        WriteNBest(index, r, options.nbest);
+        if (r) WriteNBest(index, *r, options.nbest);
       } else {
-        std::cout << r.text << "\n";
+        std::cout << (r ? r->text : "") << "\n";
       }
       if (options.attention) {
-        attention_file << (first_json ? "" : ",\n") << AttentionJson(r).dump();
+        attention_file << (first_json ? "" : ",\n")
+                       << (r ? AttentionJson(*r).dump() : "null");
         first_json = false;
       }
       ++index;
     }
+    std::cout.flush();
     CheckWritten(std::cout, "the translation to standard output");
-    if (options.attention)
+    if (options.attention) {
+      attention_file.flush();
       CheckWritten(attention_file, "'" + attention_path + "'");
-    lines.clear();
+    }
   };
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(line);
-    if (lines.size() == kBlock) flush();
-  }
-  flush();
+  ForEachBlock(flush);
   if (options.attention) {
     attention_file << "\n]\n";
     CheckWritten(attention_file, "'" + attention_path + "'");
   }
-  return 0;
+  return failed ? 1 : 0;
 }
 
 int Info(const std::map<std::string, std::string>& flags) {

@@ -124,8 +124,8 @@ Work MakeUnits(const std::vector<std::string>& texts, const Plan& plan,
   for (size_t i = 0; i < texts.size(); ++i) {
     size_t bad = 0;
     if (!IsValidUtf8(texts[i], &bad)) {
-      throw Error("text " + std::to_string(i) + " is not valid UTF-8 (byte " +
-                  std::to_string(bad) + ")");
+      throw TextError(i,
+                      "is not valid UTF-8 (byte " + std::to_string(bad) + ")");
     }
     work.segments[i] = SplitSentences(texts[i]);
     for (size_t s = 0; s < work.segments[i].size(); ++s) {

@@ -316,9 +316,9 @@ std::vector<Result> Translator::Translate(
     for (const Unit& u : work.units) ++units[u.text];
     for (size_t i = 0; i < texts.size(); ++i) {
       if (units[i] != 1) {
-        throw Error(
-            "a target prefix needs texts of exactly one sentence; text " +
-            std::to_string(i) + " has " + std::to_string(units[i]));
+        throw TextError(i, "has " + std::to_string(units[i]) +
+                               " sentences; a target prefix needs exactly one "
+                               "sentence");
       }
     }
   }

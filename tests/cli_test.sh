@@ -75,6 +75,12 @@ expect "unknown language" 1 "'fr' is not one of" -- \
   bash -c "echo hi | '$heed' translate --model '$model' --to fr"
 expect "invalid UTF-8" 1 'not valid UTF-8' -- \
   bash -c "printf 'bad \\xff\\n' | '$heed' translate --model '$model' --to de"
+for i in $(seq 299); do echo "A dog runs $i."; done >"$tmp/300.txt"
+printf 'bad \xff here\n' >>"$tmp/300.txt"
+expect "a bad line names its line number; every other line is translated" 1 'ok' -- \
+  bash -c "'$heed' translate --model '$model' --to de --attention-json '$tmp/300.json' <'$tmp/300.txt' >'$tmp/300.out' 2>'$tmp/300.err'; s=\$?; grep -q '^heed: line 300 is not valid UTF-8 (byte 4)' '$tmp/300.err' && [[ \$(wc -l <'$tmp/300.out') -eq 300 && -n \$(sed -n 299p '$tmp/300.out') && -z \$(sed -n 300p '$tmp/300.out') ]] && tail -c 8 '$tmp/300.json' | grep -q null && echo ok; exit \$s"
+expect "a line-by-line co-process gets each translation at once" 0 'got .' -- \
+  bash -c "coproc H { exec '$heed' translate --model '$model' --to de; }; echo 'A dog runs.' >&\${H[1]}; read -t 20 -u \${H[0]} out && echo \"got \$out\""
 expect "unwritable attention file" 1 'cannot write' -- \
   bash -c "echo hi | '$heed' translate --model '$model' --to de --attention-json /nonexistent/a.json"
 
