@@ -31,7 +31,8 @@ bool ReadVarint(std::string_view* in, uint64_t* value) {
 template <typename Visit>
 void ForEachBytesField(std::string_view msg, const std::string& what,
                        const Visit& visit) {
-  const Error malformed(what + ": malformed SentencePiece model");
+  const Error malformed(what +
+                        ": not a SentencePiece model: malformed protobuf");
   while (!msg.empty()) {
     uint64_t key = 0;
     uint64_t value = 0;
