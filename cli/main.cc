@@ -9,7 +9,11 @@
 // Exit status: 0 success, 1 a failure (model, input, output; a line that
 // cannot be translated is reported and the others still are), 2 a usage
 // error.
+#include <signal.h>
+
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -214,6 +218,28 @@ void WriteNBest(size_t index, const heed::Result& r, size_t nbest) {
   }
 }
 
+// Set by SIGINT: a signal handler can reach only a lock-free static.
+std::atomic<bool>& Interrupted() {
+  static std::atomic<bool> interrupted{false};
+  return interrupted;
+}
+
+extern "C" void OnInterrupt(int) {
+  Interrupted().store(true);
+  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends at once
+}
+
+// SIGINT stops translate cleanly: the decoder stops between steps, what
+// is done stays written and the attention JSON is closed. Without
+// SA_RESTART, a read waiting on stdin returns, so input ends there too.
+void CatchInterrupt() {
+  static_assert(std::atomic<bool>::is_always_lock_free);
+  struct sigaction action = {};
+  action.sa_handler = OnInterrupt;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+}
+
 // Translates lines[i] for every i. A line the engine refuses (invalid
 // UTF-8, ...) is reported on stderr with its input line number, sets
 // *failed and is left out (nullopt); the other lines are translated.
@@ -319,6 +345,8 @@ int Translate(const std::map<std::string, std::string>& flags) {
   options.attention = !attention_path.empty();
   options.token_confidence = options.attention;
 
+  options.cancelled = [] { return Interrupted().load(); };
+  CatchInterrupt();
   const heed::Translator translator =
       heed::Translator::FromFile(get("--model"));
   if (options.to.empty() && translator.languages().size() == 1) {
@@ -358,12 +386,20 @@ int Translate(const std::map<std::string, std::string>& flags) {
       CheckWritten(attention_file, "'" + attention_path + "'");
     }
   };
-  ForEachBlock(flush);
-  if (options.attention) {
+  int status = failed ? 1 : 0;
+  try {
+    ForEachBlock(flush);
+    status = failed ? 1 : 0;
+  } catch (const heed::Cancelled&) {
+    std::cerr << "heed: interrupted; " << index
+              << " lines were translated and written\n";
+    status = 130;  // as a shell reports SIGINT
+  }
+  if (options.attention) {  // a complete JSON document, even when stopped
     attention_file << "\n]\n";
     CheckWritten(attention_file, "'" + attention_path + "'");
   }
-  return failed ? 1 : 0;
+  return status;
 }
 
 int Info(const std::map<std::string, std::string>& flags) {

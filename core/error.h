@@ -15,6 +15,12 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
+// A request stopped by its caller (DecodingOptions::cancelled).
+class Cancelled : public Error {
+ public:
+  Cancelled() : Error("the translation was cancelled") {}
+};
+
 // A failure of one text of a batch: which one and why, so a caller can
 // report it (the CLI names the input line) and translate the others.
 class TextError : public Error {

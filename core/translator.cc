@@ -93,6 +93,7 @@ void DecodeWaves(const Model& model, const std::vector<Unit>& units,
       b.first = f;
       b.last = std::min(units.size(), f + max_batch);
     }
+    StopIfCancelled(plan.decoding);
     RunParallel(batches.size(),
                 [&](size_t i) { RunBatch(model, units, plan, batches[i]); });
     for (Batch& b : batches) done(b);

@@ -81,6 +81,12 @@ expect "a bad line names its line number; every other line is translated" 1 'ok'
   bash -c "'$heed' translate --model '$model' --to de --attention-json '$tmp/300.json' <'$tmp/300.txt' >'$tmp/300.out' 2>'$tmp/300.err'; s=\$?; grep -q '^heed: line 300 is not valid UTF-8 (byte 4)' '$tmp/300.err' && [[ \$(wc -l <'$tmp/300.out') -eq 300 && -n \$(sed -n 299p '$tmp/300.out') && -z \$(sed -n 300p '$tmp/300.out') ]] && tail -c 8 '$tmp/300.json' | grep -q null && echo ok; exit \$s"
 expect "a line-by-line co-process gets each translation at once" 0 'got .' -- \
   bash -c "coproc H { exec '$heed' translate --model '$model' --to de; }; echo 'A dog runs.' >&\${H[1]}; read -t 20 -u \${H[0]} out && echo \"got \$out\""
+(head -c 300000 /dev/zero | tr '\0' a; echo) >"$tmp/long.txt"
+expect "SIGINT stops a 300,000-character line" 130 'interrupted' -- \
+  timeout --preserve-status -s INT 2 "$heed" translate --model "$model" --to de <"$tmp/long.txt"
+yes 'A dog runs in the park with a ball.' | head -50000 >"$tmp/many.txt"
+expect "SIGINT keeps what was written and closes the attention JSON" 130 'ok' -- \
+  bash -c "timeout --preserve-status -s INT 2 '$heed' translate --model '$model' --to de --attention-json '$tmp/int.json' <'$tmp/many.txt' >'$tmp/int.out' 2>'$tmp/int.err'; s=\$?; grep -q '^heed: interrupted' '$tmp/int.err' && python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))) == int(sys.argv[2])' '$tmp/int.json' \$(wc -l <'$tmp/int.out') && echo ok; exit \$s"
 expect "unwritable attention file" 1 'cannot write' -- \
   bash -c "echo hi | '$heed' translate --model '$model' --to de --attention-json /nonexistent/a.json"
 

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 #include <thread>
@@ -91,6 +92,23 @@ TEST_CASE("each sentence is handed over as soon as its batch is done") {
                                      }),
                     "stop here");
   CHECK(Tiny().Translate(texts, o)[0].text == plain[0].text);
+}
+
+TEST_CASE("a request is cancelled between decoding steps") {
+  const std::string text(2000, 'a');  // long: many steps, several pieces
+  for (size_t threads : {1, 2}) {
+    INFO("threads ", threads);
+    TranslateOptions o = To("de");
+    o.threads = threads;
+    o.max_batch = 1;
+    std::atomic<int> polls{0};
+    o.cancelled = [&polls] { return ++polls >= 5; };
+    CHECK_THROWS_AS(Tiny().Translate(text, o), Cancelled);
+    CHECK(polls.load() <= 5 + static_cast<int>(threads));  // stops at once
+    o.cancelled = [] { return false; };
+    const Result r = Tiny().Translate("A dog runs.", o);
+    CHECK(r.text == Tiny().Translate("A dog runs.", To("de")).text);
+  }
 }
 
 TEST_CASE("batches on several threads give the one-thread result") {

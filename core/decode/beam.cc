@@ -68,6 +68,7 @@ class Beams {
 
   std::vector<NBest> Run() {
     while (state_.rows > 0) {
+      StopIfCancelled(options_);
       model_.Step(state_, alive_.tokens.data(), run_);
       next_.clear();
       for (size_t r = 0; r < state_.rows;) {

@@ -32,6 +32,7 @@ std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
   std::vector<float> ruled;  // a row's log-probs after the rules
   const bool penalize = PenalizesRepeats(options);
   while (state.rows > 0) {
+    StopIfCancelled(options);
     model.Step(state, tokens.data(), run);
     keep.clear();
     next.clear();

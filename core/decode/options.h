@@ -3,7 +3,10 @@
 #define HEED_CORE_DECODE_OPTIONS_H_
 
 #include <cstddef>
+#include <functional>
 #include <vector>
+
+#include "core/error.h"
 
 namespace heed {
 
@@ -23,7 +26,16 @@ struct DecodingOptions {
                                     // with (no EOS); search continues after
   size_t logit_lens = 0;  // k > 0: the logit lens's top k per layer and
                           // step (needs RunOptions::capture_hidden)
+  // Polled before each batch and between decoding steps (from every
+  // decoding thread at once, so it must be thread-safe); returning true
+  // stops the request with heed::Cancelled. Empty: never cancelled.
+  std::function<bool()> cancelled;
 };
+
+// Throws heed::Cancelled when the caller asked to stop.
+inline void StopIfCancelled(const DecodingOptions& options) {
+  if (options.cancelled && options.cancelled()) throw Cancelled();
+}
 
 // One of the top next-token candidates at a decoding step.
 struct Candidate {
