@@ -28,8 +28,12 @@ const server = createServer((req, res) => {
   try {
     if (statSync(file).isDirectory()) file = join(file, "index.html");
     const size = statSync(file).size;
+    // Cross-origin isolation gives the page SharedArrayBuffer, with which a
+    // running translation is stopped at its next step (heed.js).
     res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream",
-                         "content-length": size, "cache-control": "no-cache" });
+                         "content-length": size, "cache-control": "no-cache",
+                         "cross-origin-opener-policy": "same-origin",
+                         "cross-origin-embedder-policy": "require-corp" });
     createReadStream(file).pipe(res);
   } catch {
     res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");

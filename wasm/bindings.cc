@@ -196,9 +196,15 @@ class Engine {
   // With a function on_sentence, each sentence's result is converted once,
   // handed to it as soon as its batch is done and kept for the result. The
   // function must not throw (heed.js wraps the user's).
+  // A function `cancelled` is polled between decoding steps; when it
+  // returns true the call ends with {error, cancelled: true}.
   val Translate(const std::string& text, const val& options,
-                const val& on_sentence) const {
+                const val& on_sentence, const val& cancelled) const {
     try {
+      heed::TranslateOptions o = ReadOptions(options);
+      if (cancelled.typeOf().as<std::string>() == "function") {
+        o.cancelled = [&cancelled] { return cancelled().as<bool>(); };
+      }
       val sentences = val::array();
       heed::SentenceCallback each;
       if (on_sentence.typeOf().as<std::string>() == "function") {
@@ -208,8 +214,7 @@ class Engine {
           on_sentence(converted);
         };
       }
-      const heed::Result r =
-          translator_->Translate(text, ReadOptions(options), each);
+      const heed::Result r = translator_->Translate(text, o, each);
       if (!each) {
         for (const auto& s : r.sentences)
           sentences.call<void>("push", Sentence(s));
@@ -225,6 +230,10 @@ class Engine {
       timings.set("totalMs", r.timings.total_ms);
       out.set("timings", timings);
       return out;
+    } catch (const heed::Cancelled& e) {
+      val r = ErrorResult(e.what());
+      r.set("cancelled", true);
+      return r;
     } catch (const std::exception& e) {
       return ErrorResult(e.what());
     }

@@ -6,7 +6,12 @@ export interface CreateOptions {
   /** URL (fetched), path (Node), ArrayBuffer or Uint8Array of a .heed file. */
   model: string | URL | ArrayBuffer | Uint8Array;
   onProgress?: (p: Progress) => void;
-  /** Run the engine in a module Web Worker (default: true in browsers). */
+  /**
+   * Run the engine on a worker: a module Web Worker in browsers (the
+   * default there), a worker_threads Worker in Node (default false: the
+   * calling thread). On a worker the caller's thread never blocks and an
+   * AbortSignal stops a running request.
+   */
   worker?: boolean;
 }
 
@@ -46,7 +51,12 @@ export interface TranslateOptions {
   maxBatch?: number;
   /** With attention: the most bytes the maps of one call may take (default 256 MiB); a larger request is refused before decoding. */
   maxAttentionBytes?: number;
-  /** Cancels the request if it has not started yet (AbortError). */
+  /**
+   * Cancels the request (AbortError). A queued request never starts; a
+   * running one stops at its next decoding step when the engine runs on a
+   * worker (through shared memory where the page is cross-origin isolated,
+   * else by restarting the worker) or when it is aborted from `onSentence`.
+   */
   signal?: AbortSignal;
   /**
    * Called with each sentence as soon as its batch is decoded, in order,

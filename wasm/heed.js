@@ -35,8 +35,19 @@ async function readModel(model, onProgress) {
     throw new TypeError("heed: model must be a URL, an ArrayBuffer or a Uint8Array");
   }
   if (isNode && !/^https?:/.test(String(model))) {
-    const { readFile } = await import("node:fs/promises");
-    const bytes = new Uint8Array(await readFile(model));
+    const { open } = await import("node:fs/promises");
+    const { constants } = await import("node:fs");
+    const path = /^file:/.test(String(model)) ? new URL(String(model)) : model;
+    // Opened without blocking and checked, so a FIFO or a device such as
+    // /dev/zero is refused at once instead of waiting or growing forever.
+    const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    let bytes;
+    try {
+      if (!(await file.stat()).isFile()) throw new Error(`heed: model '${model}' is not a regular file`);
+      bytes = new Uint8Array(await file.readFile());
+    } finally {
+      await file.close();
+    }
     onProgress?.({ loaded: bytes.length, total: bytes.length });
     return bytes;
   }
@@ -244,18 +255,44 @@ function abortError() {
   return new DOMException("heed: the request was cancelled", "AbortError");
 }
 
+// Lets timers and events run, so an abort from a timer reaches the
+// requests still queued behind a running one.
+function yieldToEventLoop() {
+  return new Promise((resolve) => (isNode ? setImmediate(resolve) : setTimeout(resolve, 0)));
+}
+
 // Runs requests one at a time, in order; a request whose signal aborts
 // before it starts is rejected without running.
 function makeQueue() {
   let tail = Promise.resolve();
   return (signal, job) => {
-    const run = tail.then(() => {
+    const run = tail.then(yieldToEventLoop).then(() => {
       if (signal?.aborted) throw abortError();
       return job();
     });
     tail = run.catch(() => {});
     return run;
   };
+}
+
+// Whether a worker can be told to stop mid-request through shared memory
+// (browsers allow SharedArrayBuffer only in cross-origin isolated pages).
+function canShareMemory() {
+  return typeof SharedArrayBuffer === "function" && (isNode || globalThis.crossOriginIsolated === true);
+}
+
+// A module worker running worker.js: a Web Worker, or in Node a
+// worker_threads Worker given the same interface (and kept from holding the
+// process open while no request is pending).
+async function spawnWorker() {
+  const url = new URL("./worker.js", import.meta.url);
+  if (!isNode) return new Worker(url, { type: "module" });
+  const { Worker: NodeWorker } = await import("node:worker_threads");
+  const w = new NodeWorker(url);
+  w.unref();
+  w.on("message", (data) => w.onmessage?.({ data }));
+  w.on("error", (e) => w.onerror?.(e));
+  return w;
 }
 
 /**
@@ -269,37 +306,90 @@ export async function createTranslator({ model, onProgress, worker } = {}) {
 }
 
 async function createWorkerTranslator(model, onProgress) {
-  if (!(typeof model === "string" || model instanceof URL)) {
-    model = model instanceof ArrayBuffer ? model.slice(0) : new Uint8Array(model).slice().buffer;
+  const share = canShareMemory();
+  // What each (re)started worker loads: a URL or path, or bytes of our own
+  // (copied again for a restart, which is needed only without shared memory).
+  let source;
+  if (typeof model === "string" || model instanceof URL) {
+    source = isNode && !/^(https?|file):/.test(String(model)) ? String(model)
+      : new URL(model, globalThis.location?.href).href;
   } else {
-    model = new URL(model, globalThis.location?.href).href;
+    source = model instanceof ArrayBuffer ? model.slice(0) : new Uint8Array(model).slice().buffer;
   }
-  const w = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-  let next = 0;
+  let w = null, next = 0, info = null, starting = null, disposed = false;
   const pending = new Map();
-  w.onmessage = ({ data }) => {
-    const p = pending.get(data.id);
-    if (!p) return;
-    if (data.progress) return onProgress?.(data.progress);
-    if (data.sentence) return p.onSentence(data.sentence);
-    pending.delete(data.id);
-    if (data.error !== undefined) p.reject(remoteError(data));
-    else p.resolve(data.result);
-  };
-  w.onerror = (e) => {
-    for (const p of pending.values()) p.reject(new Error(`heed: worker failed: ${e.message}`));
-    pending.clear();
-  };
   const call = (op, args, transfer = [], onSentence = null) => new Promise((resolve, reject) => {
     const id = next++;
     pending.set(id, { resolve, reject, onSentence });
+    if (isNode && pending.size === 1) w.ref();
     w.postMessage({ id, op, args }, transfer);
   });
-  const info = await call("create", [model], model instanceof ArrayBuffer ? [model] : []);
+  const settle = (id) => {
+    pending.delete(id);
+    if (isNode && pending.size === 0) w?.unref();
+  };
+  const start = async () => {
+    w = await spawnWorker();
+    w.onmessage = ({ data }) => {
+      const p = pending.get(data.id);
+      if (!p) return;
+      if (data.progress) return onProgress?.(data.progress);
+      if (data.sentence) return p.onSentence(data.sentence);
+      settle(data.id);
+      if (data.error !== undefined) p.reject(remoteError(data));
+      else p.resolve(data.result);
+    };
+    w.onerror = (e) => failAll(new Error(`heed: worker failed: ${e.message}`));
+    const bytes = typeof source === "string" || share ? source : source.slice(0);
+    info = await call("create", [bytes], typeof bytes === "string" ? [] : [bytes]);
+  };
+  // Without shared memory a running request is stopped by ending its
+  // worker; a new one loads the model again for the next request.
+  const failAll = (error) => {
+    for (const p of pending.values()) p.reject(error);
+    pending.clear();
+    if (isNode) w?.unref();
+  };
+  const restart = () => {
+    w.terminate();
+    failAll(abortError());
+    starting = start().finally(() => { starting = null; });
+    starting.catch(() => {});
+  };
+  await start();
   const queue = makeQueue();
-  let disposed = false;
   const live = () => {
     if (disposed) throw new Error("heed: this translator was disposed");
+  };
+  const translate = async (text, rest, signal, onSentence) => {
+    const flag = share ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    const onAbort = () => (flag ? Atomics.store(flag, 0, 1) : restart());
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      if (!onSentence) return await call("translate", [text, rest, false, flag]);
+      // Sentences arrive (transferred) as their batches finish; the
+      // result comes without them and is completed here.
+      const sentences = [];
+      let thrown = null;
+      const r = await call("translate", [text, rest, true, flag], [], (s) => {
+        sentences.push(s);
+        try {
+          if (!thrown) onSentence(s, sentences.length - 1);
+        } catch (e) {
+          thrown = { e };
+        }
+      });
+      if (thrown) throw thrown.e;
+      r.sentences = sentences;
+      return summarise(r);
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+    }
+  };
+  const request = async (op, args) => {
+    live();
+    if (starting) await starting;
+    return call(op, args);
   };
   return {
     translate(text, options = {}) {
@@ -307,38 +397,21 @@ async function createWorkerTranslator(model, onProgress) {
       return queue(signal, async () => {
         live();
         checkCallback(onSentence);
-        if (!onSentence) return call("translate", [text, rest]);
-        // Sentences arrive (transferred) as their batches finish; the
-        // result comes without them and is completed here.
-        const sentences = [];
-        let thrown = null;
-        const r = await call("translate", [text, rest, true], [], (s) => {
-          sentences.push(s);
-          try {
-            if (!thrown) onSentence(s, sentences.length - 1);
-          } catch (e) {
-            thrown = { e };
-          }
-        });
-        if (thrown) throw thrown.e;
-        r.sentences = sentences;
-        return summarise(r);
+        if (starting) await starting;
+        return translate(text, rest, signal, onSentence);
       });
     },
-    async split(text) {
-      live();
-      return call("split", [text]);
-    },
-    async positionalEncoding(positions) {
-      live();
-      return call("positionalEncoding", [positions]);
-    },
+    split: (text) => request("split", [text]),
+    positionalEncoding: (positions) => request("positionalEncoding", [positions]),
     info() {
       live();
       return info;
     },
     dispose() {
-      if (!disposed) w.terminate();
+      if (!disposed) {
+        w.terminate();
+        failAll(new Error("heed: this translator was disposed"));
+      }
       disposed = true;
     },
   };
@@ -389,8 +462,12 @@ async function createLocalTranslator(model, onProgress) {
             thrown = { e };
           }
         });
-        const r = use((e) => e.translate(text, checkOptions(rest), each));
+        // Polled between decoding steps: an abort from a callback (or, in
+        // the worker, from the page through shared memory) stops the call.
+        const cancelled = signal && (() => signal.aborted);
+        const r = use((e) => e.translate(text, checkOptions(rest), each, cancelled));
         if (thrown) throw thrown.e;
+        if (r.cancelled) throw abortError();
         if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
         if (!onSentence) r.sentences.forEach(prepareSentence);
         return summarise(r);

@@ -1,41 +1,44 @@
-// The module Web Worker that hosts the engine for heed.js in browsers.
-// Messages: {id, op: "create" | "translate" | "split" |
-// "positionalEncoding", args}; replies {id, result} or
-// {id, error, name} (the error's type), {id, progress} while the model
-// downloads and, for a translate whose third argument is true, {id, sentence} as
-// each sentence is done (the result then comes without its sentences).
-// Typed arrays are transferred, not copied.
+// The module worker that hosts the engine for heed.js: a Web Worker in
+// browsers, a worker_threads Worker in Node. Messages: {id, op: "create" |
+// "translate" | "split" | "positionalEncoding", args}; replies {id, result}
+// or {id, error, name} (the error's type), {id, progress} while the model
+// downloads and, for a translate whose third argument is true, {id,
+// sentence} as each sentence is done (the result then comes without its
+// sentences). A translate's fourth argument, an Int32Array on shared
+// memory, is its stop flag: the page sets it to 1 and the engine stops at
+// its next decoding step. Typed arrays are transferred, not copied.
 import { buffersOf, createTranslator } from "./heed.js";
 
+const port = globalThis.self ?? (await import("node:worker_threads")).parentPort;
+const post = (message, transfer = []) => port.postMessage(message, transfer);
 let translator = null;
 
-self.onmessage = async ({ data: { id, op, args } }) => {
+port.addEventListener("message", async ({ data: { id, op, args } }) => {
   try {
     if (op === "create") {
       translator = await createTranslator({
         model: args[0], worker: false,
-        onProgress: (progress) => self.postMessage({ id, progress }),
+        onProgress: (progress) => post({ id, progress }),
       });
-      self.postMessage({ id, result: translator.info() });
+      post({ id, result: translator.info() });
     } else if (op === "translate") {
-      const [text, options, stream] = args;
-      const onSentence = stream
-        ? (sentence) => self.postMessage({ id, sentence }, buffersOf(sentence))
-        : undefined;
-      const result = await translator.translate(text, { ...options, onSentence });
+      const [text, options, stream, flag] = args;
+      const onSentence = stream ? (sentence) => post({ id, sentence }, buffersOf(sentence)) : undefined;
+      const signal = flag ? { get aborted() { return Atomics.load(flag, 0) !== 0; } } : undefined;
+      const result = await translator.translate(text, { ...options, onSentence, signal });
       if (stream) {  // the sentences went ahead, their buffers with them
         const { text: t, targetTokenCount, timings } = result;
-        self.postMessage({ id, result: { text: t, targetTokenCount, timings } });
+        post({ id, result: { text: t, targetTokenCount, timings } });
       } else {
-        self.postMessage({ id, result }, buffersOf(result));
+        post({ id, result }, buffersOf(result));
       }
     } else if (op === "split" || op === "positionalEncoding") {
       const result = await translator[op](...args);
-      self.postMessage({ id, result }, buffersOf(result));
+      post({ id, result }, buffersOf(result));
     } else {
       throw new Error(`heed: unknown worker request '${op}'`);
     }
   } catch (e) {
-    self.postMessage({ id, error: e.message, name: e.name });
+    post({ id, error: e.message, name: e.name });
   }
-};
+});

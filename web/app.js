@@ -77,6 +77,7 @@ async function load() {
 let translator = null;
 let explorer = null;
 let generation = 0;  // a new translation makes the one running stale
+let running = null;  // and, where stopping is cheap, aborts it
 
 // A sentence as one span per word, tinted by the model's probability of
 // the word (the product of its pieces'); the title tells the probability,
@@ -115,6 +116,10 @@ function confidenceSpans(s, index) {
 async function translate() {
   if (!translator) return;
   const run = ++generation;
+  // With shared memory the engine stops at its next step; without, a stop
+  // would restart the worker, so a stale translation runs to its end.
+  running?.abort();
+  running = globalThis.crossOriginIsolated ? new AbortController() : null;
   const text = $("source").value;
   const { to } = direction();
   const options = { to, beam: Number($("beam").value) };
@@ -156,7 +161,7 @@ async function translate() {
       explorer.show(sentences, options, sentences.length > 1);
     };
     await translator.translate(text, { ...options, attention: true, confidence: true, logitLens: 5,
-                                       maxBatch: BATCH, onSentence: show });
+                                       maxBatch: BATCH, onSentence: show, signal: running?.signal });
     if (run !== generation) return;
     $("copy").disabled = false;
     out.dataset.done = String(run);

@@ -472,3 +472,64 @@ test("onSentence hands over each sentence of a paragraph, batched, as the result
   await assert.rejects(translator.translate(text, { to: "de", onSentence: 3 }), TypeError);
   assert.equal((await translator.translate(text, { to: "de", maxBatch: 2 })).text, plain.text);
 });
+
+test("in Node, worker: true runs the engine on a worker thread with the same results", async () => {
+  const w = await createTranslator({ model, worker: true });
+  const text = "A dog runs. Two men play.";
+  const [a, b] = await Promise.all([w.translate(text, { to: "de", attention: true }),
+                                    translator.translate(text, { to: "de", attention: true })]);
+  assert.equal(a.text, b.text);
+  assert.deepEqual(a.sentences[1].attention.cross, b.sentences[1].attention.cross);
+  const streamed = [];
+  const c = await w.translate(text, { to: "de", onSentence: (s) => streamed.push(s.text) });
+  assert.deepEqual(streamed, c.sentences.map((s) => s.text));
+  assert.deepEqual(await w.split(text), await translator.split(text));
+  w.dispose();
+  await assert.rejects(w.translate("x", { to: "de" }), /disposed/);
+});
+
+test("an abort from a timer stops a running request in the worker; the translator goes on", async (t) => {
+  const w = await createTranslator({ model, worker: true });
+  const text = "A dog runs in the park. Two men play football. ".repeat(150);
+  const total = (await translator.split(text)).filter((s) => s.sentence).length;
+  const controller = new AbortController();
+  let arrived = 0, abortedAt = 0;
+  const request = w.translate(text, {
+    to: "de", maxBatch: 1, signal: controller.signal,
+    onSentence: () => {
+      if (++arrived === 1) setTimeout(() => { abortedAt = performance.now(); controller.abort(); }, 20);
+    },
+  });
+  await assert.rejects(request, { name: "AbortError" });
+  t.diagnostic(`stopped ${(performance.now() - abortedAt).toFixed(0)} ms after the abort, ` +
+               `after ${arrived} of ${total} sentences`);
+  assert.ok(arrived < total, `all ${total} sentences arrived`);
+  assert.equal((await w.translate("A dog runs.", { to: "de" })).text,
+               (await translator.translate("A dog runs.", { to: "de" })).text);
+  w.dispose();
+});
+
+test("in the calling thread, an abort from onSentence stops the rest, and a timer aborts a queued request", async () => {
+  const text = "A dog runs. Two men play. A girl sits. The sun shines. A cat sleeps.";
+  const controller = new AbortController();
+  let arrived = 0;
+  await assert.rejects(translator.translate(text, {
+    to: "de", maxBatch: 1, signal: controller.signal,
+    onSentence: () => { if (++arrived === 2) controller.abort(); },
+  }), { name: "AbortError" });
+  assert.equal(arrived, 2);
+  const queued = new AbortController();
+  const first = translator.translate(text, { to: "de" });
+  const second = translator.translate(text, { to: "de", signal: queued.signal });
+  setTimeout(() => queued.abort(), 0);
+  assert.equal(typeof (await first).text, "string");
+  await assert.rejects(second, { name: "AbortError" });
+});
+
+test("a model path that is not a regular file is refused at once", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "heed-"));
+  execFileSync("mkfifo", [join(dir, "fifo")]);
+  await assert.rejects(createTranslator({ model: join(dir, "fifo") }), /not a regular file/);
+  await assert.rejects(createTranslator({ model: "/dev/zero" }), /not a regular file/);
+  await assert.rejects(createTranslator({ model: dir }), /not a regular file|EISDIR/);
+});

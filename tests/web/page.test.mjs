@@ -409,6 +409,32 @@ test("a 10-sentence paragraph is one request, decoded in batches, shown batch by
   assert.equal(await page.$$eval("#sentence option", (o) => o.length), 10);
 });
 
+for (const shared of [true, false]) {
+  test(`in the browser, an abort stops a running request (${shared ? "shared memory" : "the worker restarted"}) and the translator goes on`, async () => {
+    const out = await page.evaluate(async (shared) => {
+      if (!shared) Object.defineProperty(globalThis, "crossOriginIsolated", { value: false, configurable: true });
+      const { createTranslator } = await import("./lib/heed.js");
+      const t = await createTranslator({ model: "models/heed-en-de-int8.heed" });
+      const controller = new AbortController();
+      let arrived = 0;
+      const text = "A dog runs in the park. ".repeat(40);
+      const error = await t.translate(text, {
+        to: "de", maxBatch: 1, signal: controller.signal,
+        onSentence: () => { if (++arrived === 1) controller.abort(); },
+      }).then(() => "finished", (e) => e.name);
+      const after = (await t.translate("A dog runs.", { to: "de" })).text;
+      t.dispose();
+      const isolated = globalThis.crossOriginIsolated;
+      delete globalThis.crossOriginIsolated;  // the page's own value again
+      return { error, arrived, after, isolated };
+    }, shared);
+    assert.equal(out.isolated, shared);
+    assert.equal(out.error, "AbortError");
+    assert.ok(out.arrived < 40, `${out.arrived} sentences arrived`);
+    assert.equal(out.after, native("A dog runs.", "de", 4));
+  });
+}
+
 test("text that looks like HTML is translated as text", async () => {
   const html = "<img src=x onerror=alert(1)> <b>bold</b>";
   await translated(() => page.fill("#source", html).then(() => page.click("#translate")));
