@@ -161,6 +161,24 @@ TEST_CASE("header entries that lie about offsets, shapes and dtypes") {
       {"metadata not strings",
        [](nlohmann::json& h) { h["__metadata__"]["config"] = 7; },
        "is not a string"},
+      {"a config size past 32 bits (wasm32 would wrap it)",
+       [](nlohmann::json& h) {
+         auto c = nlohmann::json::parse(
+             h["__metadata__"]["config"].get<std::string>());
+         c["d_model"] = (uint64_t{1} << 32) + 32;
+         h["__metadata__"]["config"] = c.dump();
+       },
+       "'d_model' = 4294967328 is outside"},
+      {"an empty tensor with a dimension past 32 bits",
+       [](nlohmann::json& h) {
+         h["extra.empty"] = {{"dtype", "F32"},
+                             {"shape", {0, (uint64_t{1} << 32) + 5}},
+                             {"data_offsets", {0, 0}}};
+       },
+       "too large"},
+      {"another format",
+       [](nlohmann::json& h) { h["__metadata__"]["format"] = "pt"; },
+       "format 'pt' in the metadata is not heed's"},
   };
   for (const Case& c : cases) {
     INFO(c.what);
@@ -169,6 +187,29 @@ TEST_CASE("header entries that lie about offsets, shapes and dtypes") {
     const std::string msg = test::LoadError(test::Join(f));
     INFO("message: ", msg);
     CHECK(Contains(msg, c.message));
+  }
+}
+
+TEST_CASE("a header that repeats a key is refused") {
+  test::SplitFile f = test::Split(Good());
+  std::string header = f.header.dump();
+  const std::string meta = "\"__metadata__\":{";
+  header.insert(header.find(meta) + meta.size(),
+                "\"format\":\"heed\",\"format\":\"heed\",");
+  std::vector<uint8_t> bytes(8);
+  for (int i = 0; i < 8; ++i) bytes[i] = (header.size() >> (8 * i)) & 0xFF;
+  bytes.insert(bytes.end(), header.begin(), header.end());
+  bytes.insert(bytes.end(), f.data.begin(), f.data.end());
+  CHECK(Contains(test::LoadError(bytes), "repeats the key 'format'"));
+}
+
+TEST_CASE("empty tensors overlap nothing, whatever their names") {
+  for (const char* name : {"aaa.empty", "zzz.empty"}) {
+    INFO(name);
+    test::SplitFile f = test::Split(Good());
+    f.header[name] = {
+        {"dtype", "F32"}, {"shape", {0}}, {"data_offsets", {0, 0}}};
+    CHECK(test::LoadError(test::Join(f)).empty());
   }
 }
 

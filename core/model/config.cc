@@ -1,5 +1,6 @@
 #include "core/model/config.h"
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
@@ -22,21 +23,23 @@ void Read(const json& j, const char* key, T* out) {
 
 size_t ReadSize(const json& j, const char* key, size_t fallback, size_t lo,
                 size_t hi) {
-  size_t value = fallback;
+  // Read as 64 bits and range-checked before narrowing, so a 32-bit build
+  // (wasm32) gives the native verdict instead of wrapping.
+  uint64_t value = fallback;
   if (j.contains(key)) {
     const json& v = j.at(key);
     if (!v.is_number_integer() || v.get<long long>() < 0) {
       throw Error(std::string("model config: field '") + key +
                   "' must be a non-negative integer");
     }
-    value = v.get<size_t>();
+    value = v.get<uint64_t>();
   }
   if (value < lo || value > hi) {
     throw Error(std::string("model config: field '") + key +
                 "' = " + std::to_string(value) + " is outside [" +
                 std::to_string(lo) + ", " + std::to_string(hi) + "]");
   }
-  return value;
+  return static_cast<size_t>(value);
 }
 
 }  // namespace

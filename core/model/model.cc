@@ -16,6 +16,11 @@ Model::Model(ModelFile file, ModelConfig config)
 Model Model::Load(ModelFile file) {
   const std::string where = "model file '" + file.source() + "': ";
   const auto& meta = file.metadata();
+  auto format = meta.find("format");
+  if (format != meta.end() && format->second != "heed") {
+    throw Error(where + "format '" + format->second +
+                "' in the metadata is not heed's");
+  }
   auto version = meta.find("format_version");
   if (version == meta.end()) {
     throw Error(where +

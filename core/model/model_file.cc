@@ -10,6 +10,9 @@
 #include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "core/error.h"
 
@@ -38,6 +41,48 @@ const char* DTypeName(DType t) {
   }
   return "?";
 }
+
+namespace {
+
+// Parses JSON and refuses an object that repeats a key (the parser would
+// keep the last value silently); throws heed::Error naming the key.
+nlohmann::json ParseWithoutDuplicateKeys(const uint8_t* begin,
+                                         const uint8_t* end) {
+  std::vector<std::set<std::string>> keys;  // per open object
+  return nlohmann::json::parse(
+      begin, end,
+      [&keys](int, nlohmann::json::parse_event_t event, nlohmann::json& v) {
+        using E = nlohmann::json::parse_event_t;
+        if (event == E::object_start) keys.emplace_back();
+        if (event == E::object_end) keys.pop_back();
+        if (event == E::key &&
+            !keys.back().insert(v.get<std::string>()).second) {
+          throw Error("repeats the key '" + v.get<std::string>() + "'");
+        }
+        return true;
+      });
+}
+
+// Refuses tensors whose bytes overlap; an empty tensor overlaps nothing,
+// wherever it lies, so the verdict does not depend on the sort order.
+void CheckNoOverlap(std::vector<TensorInfo> tensors, const std::string& where) {
+  tensors.erase(
+      std::remove_if(tensors.begin(), tensors.end(),
+                     [](const TensorInfo& t) { return t.bytes == 0; }),
+      tensors.end());
+  std::sort(tensors.begin(), tensors.end(),
+            [](const TensorInfo& a, const TensorInfo& b) {
+              return a.offset < b.offset;
+            });
+  for (size_t i = 1; i < tensors.size(); ++i) {
+    if (tensors[i].offset < tensors[i - 1].offset + tensors[i - 1].bytes) {
+      throw Error(where + "tensors '" + tensors[i - 1].name + "' and '" +
+                  tensors[i].name + "' overlap");
+    }
+  }
+}
+
+}  // namespace
 
 size_t DTypeSize(DType t) {
   switch (t) {
@@ -177,9 +222,11 @@ void ModelFile::Parse() {
   const size_t data_size = size_ - data_start;
   nlohmann::json header;
   try {
-    header = nlohmann::json::parse(base_ + 8, base_ + data_start);
+    header = ParseWithoutDuplicateKeys(base_ + 8, base_ + data_start);
   } catch (const nlohmann::json::exception& e) {
     throw Error(where + "header is not valid JSON: " + e.what());
+  } catch (const Error& e) {
+    throw Error(where + "header " + e.what());
   }
   if (!header.is_object()) throw Error(where + "header is not a JSON object");
 
@@ -225,7 +272,8 @@ void ModelFile::Parse() {
     for (const auto& s : shape) {
       if (!s.is_number_unsigned()) throw Error(at + "shape holds a non-size");
       const uint64_t dim = s.get<uint64_t>();
-      if (dim != 0 && elements > std::numeric_limits<uint32_t>::max() / dim) {
+      if (dim > std::numeric_limits<uint32_t>::max() ||
+          (dim != 0 && elements > std::numeric_limits<uint32_t>::max() / dim)) {
         throw Error(at + "shape is too large");
       }
       elements *= dim;
@@ -252,16 +300,7 @@ void ModelFile::Parse() {
     t.bytes = end - begin;
     tensors_.push_back(std::move(t));
   }
-  std::sort(tensors_.begin(), tensors_.end(),
-            [](const TensorInfo& a, const TensorInfo& b) {
-              return a.offset < b.offset;
-            });
-  for (size_t i = 1; i < tensors_.size(); ++i) {
-    if (tensors_[i].offset < tensors_[i - 1].offset + tensors_[i - 1].bytes) {
-      throw Error(where + "tensors '" + tensors_[i - 1].name + "' and '" +
-                  tensors_[i].name + "' overlap");
-    }
-  }
+  CheckNoOverlap(tensors_, where);
   std::sort(
       tensors_.begin(), tensors_.end(),
       [](const TensorInfo& a, const TensorInfo& b) { return a.name < b.name; });

@@ -533,3 +533,58 @@ test("a model path that is not a regular file is refused at once", async () => {
   await assert.rejects(createTranslator({ model: "/dev/zero" }), /not a regular file/);
   await assert.rejects(createTranslator({ model: dir }), /not a regular file|EISDIR/);
 });
+
+test("mutated model files get the same verdict and message from both builds", async (t) => {
+  const good = readFileSync(model);
+  const n = Number(good.readBigUInt64LE(0));
+  const header = JSON.parse(good.subarray(8, 8 + n).toString());
+  const data = good.subarray(8 + n);
+  const withHeader = (text) => {
+    const len = Buffer.alloc(8);
+    len.writeBigUInt64LE(BigInt(Buffer.byteLength(text)));
+    return Buffer.concat([len, Buffer.from(text), data]);
+  };
+  const edited = (edit) => {
+    const h = structuredClone(header);
+    edit(h);
+    return withHeader(JSON.stringify(h));
+  };
+  const config = (edit) => edited((h) => {
+    const c = JSON.parse(h.__metadata__.config);
+    edit(c);
+    h.__metadata__.config = JSON.stringify(c);
+  });
+  const files = [
+    good,
+    config((c) => { c.d_model = 2 ** 32 + 32; }),
+    config((c) => { c.heads = 2 ** 32 + 4; }),
+    edited((h) => { h["a.empty"] = { dtype: "F32", shape: [0, 2 ** 32 + 5], data_offsets: [0, 0] }; }),
+    edited((h) => { h["a.empty"] = { dtype: "F32", shape: [0], data_offsets: [0, 0] }; }),
+    edited((h) => { h["z.empty"] = { dtype: "F32", shape: [0], data_offsets: [0, 0] }; }),
+    edited((h) => { h.__metadata__.format = "pt"; }),
+    withHeader(JSON.stringify(header).replace('"__metadata__":{', '"__metadata__":{"format":"heed","format":"heed",')),
+    craftedTokenizerModel(),
+  ];
+  let seed = 7;
+  for (let i = 0; i < 40; ++i) {  // random bytes of the header changed
+    const bytes = Buffer.from(good);
+    for (let k = 0; k < 3; ++k) {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      bytes[8 + (seed % n)] = seed >> 8;
+    }
+    files.push(bytes);
+  }
+  const dir = mkdtempSync(join(tmpdir(), "heed-"));
+  const same = (message) => message.replace(/^heed: /, "").replace(/model file '[^']*'/, "model file").trim();
+  let refused = 0;
+  for (const [i, bytes] of files.entries()) {
+    const path = join(dir, `${i}.heed`);
+    writeFileSync(path, bytes);
+    const run = spawnSync(heed, ["info", "--model", path], { encoding: "utf8" });
+    const wasm = await createTranslator({ model: bytes }).then((w) => { w.dispose(); return ""; }, (e) => e.message);
+    assert.equal(same(wasm), run.status === 0 ? "" : same(run.stderr), `file ${i}: native exit ${run.status}`);
+    if (wasm) ++refused;
+  }
+  t.diagnostic(`${files.length} files, ${refused} refused by both builds with the same message`);
+  assert.ok(refused >= 8 && refused < files.length);
+});
