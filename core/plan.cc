@@ -90,6 +90,8 @@ Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
   SetMask(c, options.masked_heads, &plan.run.head_mask);
   plan.tag = TargetTag(c, source, options.to);
   plan.room = options.max_sentence_tokens - (plan.tag >= 0 ? 2 : 1);
+  plan.batch = std::max<size_t>(
+      1, std::min(options.max_batch, kMaxDecoderRows / options.beam_size));
   return plan;
 }
 

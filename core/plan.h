@@ -28,9 +28,15 @@ struct Unit {
 struct Plan {
   DecodingOptions decoding;
   RunOptions run;
-  int tag = -1;     // the target-language piece, or -1 without tags
-  size_t room = 0;  // source pieces per unit
+  int tag = -1;      // the target-language piece, or -1 without tags
+  size_t room = 0;   // source pieces per unit
+  size_t batch = 1;  // sentences per batch: max_batch, or fewer so that a
+                     // batch holds at most kMaxDecoderRows hypotheses
 };
+
+// Hypotheses decoded at once (sentences × beam): each holds its key/value
+// cache, ~0.3 MB for the shipped model, so this bounds a batch's memory.
+constexpr size_t kMaxDecoderRows = 1024;
 
 // Every text split into sentences, and the sentences into encoder inputs.
 struct Work {

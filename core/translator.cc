@@ -334,8 +334,8 @@ std::vector<Result> Translator::Translate(
     translated[i].resize(work.segments[i].size());
   }
   double encode_ms = 0, decode_ms = 0;
-  DecodeWaves(impl_->model, work.units, plan, options.max_batch,
-              options.threads, [&](Batch& b) {
+  DecodeWaves(impl_->model, work.units, plan, plan.batch, options.threads,
+              [&](Batch& b) {
                 encode_ms += b.encode_ms;
                 decode_ms += b.decode_ms;
                 for (size_t u = b.first; u < b.last; ++u) {

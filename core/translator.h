@@ -48,7 +48,9 @@ struct TranslateOptions : DecodingOptions {
   std::vector<HeadRef> masked_heads;  // heads whose output is zeroed
   size_t max_sentence_tokens = 256;   // longer sentences are translated in
                                       // pieces of at most this many tokens
-  size_t max_batch = 32;              // sentences decoded together
+  size_t max_batch = 32;              // sentences decoded together (fewer
+                                      // when beam × batch would pass 1024
+                                      // hypotheses; the output is the same)
   size_t max_attention_bytes =
       size_t{256} << 20;  // with attention: the
                           // most the maps of one call may take (counted at the

@@ -87,6 +87,14 @@ expect "SIGINT stops a 300,000-character line" 130 'interrupted' -- \
 yes 'A dog runs in the park with a ball.' | head -50000 >"$tmp/many.txt"
 expect "SIGINT keeps what was written and closes the attention JSON" 130 'ok' -- \
   bash -c "timeout --preserve-status -s INT 2 '$heed' translate --model '$model' --to de --attention-json '$tmp/int.json' <'$tmp/many.txt' >'$tmp/int.out' 2>'$tmp/int.err'; s=\$?; grep -q '^heed: interrupted' '$tmp/int.err' && python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))) == int(sys.argv[2])' '$tmp/int.json' \$(wc -l <'$tmp/int.out') && echo ok; exit \$s"
+yes 'A dog runs in the park.' | head -64 >"$tmp/64.txt"
+expect "beam 64 with --max-batch 1024 stays within 450 MB (1,024 hypotheses at once)" 0 'ok' -- \
+  python3 -c "
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdin=open('$tmp/64.txt'), stdout=subprocess.DEVNULL, check=True)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+print('ok' if peak < 450 else 'peak', peak, 'MB')" \
+  "$heed" translate --model "$(dirname "$0")/../models/heed-en-de-int8.heed" --to de --beam 64 --max-batch 1024
 expect "unwritable attention file" 1 'cannot write' -- \
   bash -c "echo hi | '$heed' translate --model '$model' --to de --attention-json /nonexistent/a.json"
 
