@@ -41,6 +41,7 @@ constexpr const char* kUsage =
     "      Translates each line of stdin to a line of stdout. With --nbest N\n"
     "      > 1 it writes N lines per input: INDEX ||| TEXT ||| SCORE.\n"
     "      --threads N decodes N batches at once, one per thread.\n"
+    "      --max-input-bytes N: a longer line is refused (default 1 MiB).\n"
     "      --no-repeat-ngram-size N: no N-gram occurs twice in a translation\n"
     "      (default 3; 0 is off); --repetition-penalty P: tokens already\n"
     "      produced have their log-probability multiplied by P (default 1,\n"
@@ -66,6 +67,7 @@ std::map<std::string, std::string> ParseFlags(int argc, char** argv) {
                                  "--nbest",
                                  "--length-penalty",
                                  "--max-batch",
+                                 "--max-input-bytes",
                                  "--attention-json",
                                  "--out",
                                  "--threads",
@@ -327,6 +329,7 @@ heed::TranslateOptions ReadOptions(
   set_float("--repetition-penalty", &options.repetition_penalty);
   set_size("--threads", &options.threads);
   set_size("--max-batch", &options.max_batch);
+  set_size("--max-input-bytes", &options.max_input_bytes);
   try {  // before the model loads: a bad value is a usage error
     heed::Translator::CheckOptions(options);
   } catch (const heed::Error& e) {

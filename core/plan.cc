@@ -75,6 +75,9 @@ void CheckLimits(const TranslateOptions& options) {
   if (options.threads < 1 || options.threads > 256) {
     throw Error("threads must be in [1, 256]");
   }
+  if (options.max_input_bytes < 1 || options.max_input_bytes > (1 << 30)) {
+    throw Error("max input bytes must be in [1, 2^30]");
+  }
 }
 
 // Checks every option, for any input (empty too), before any work.
@@ -90,6 +93,7 @@ Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
   SetMask(c, options.masked_heads, &plan.run.head_mask);
   plan.tag = TargetTag(c, source, options.to);
   plan.room = options.max_sentence_tokens - (plan.tag >= 0 ? 2 : 1);
+  plan.max_input_bytes = options.max_input_bytes;
   plan.batch = std::max<size_t>(
       1, std::min(options.max_batch, kMaxDecoderRows / options.beam_size));
   return plan;
@@ -124,6 +128,12 @@ Work MakeUnits(const std::vector<std::string>& texts, const Plan& plan,
   Work work;
   work.segments.resize(texts.size());
   for (size_t i = 0; i < texts.size(); ++i) {
+    if (texts[i].size() > plan.max_input_bytes) {
+      throw TextError(i, "is " + std::to_string(texts[i].size()) +
+                             " bytes, over the limit of " +
+                             std::to_string(plan.max_input_bytes) +
+                             " (max_input_bytes): split it or raise the limit");
+    }
     size_t bad = 0;
     if (!IsValidUtf8(texts[i], &bad)) {
       throw TextError(i,

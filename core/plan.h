@@ -28,8 +28,9 @@ struct Unit {
 struct Plan {
   DecodingOptions decoding;
   RunOptions run;
-  int tag = -1;      // the target-language piece, or -1 without tags
-  size_t room = 0;   // source pieces per unit
+  int tag = -1;                // the target-language piece, or -1 without tags
+  size_t room = 0;             // source pieces per unit
+  size_t max_input_bytes = 0;  // per text
   size_t batch = 1;  // sentences per batch: max_batch, or fewer so that a
                      // batch holds at most kMaxDecoderRows hypotheses
 };

@@ -51,6 +51,8 @@ struct TranslateOptions : DecodingOptions {
   size_t max_batch = 32;              // sentences decoded together (fewer
                                       // when beam × batch would pass 1024
                                       // hypotheses; the output is the same)
+  size_t max_input_bytes = size_t{1} << 20;  // a longer text is refused
+                                             // (heed::TextError), in [1, 2^30]
   size_t max_attention_bytes =
       size_t{256} << 20;  // with attention: the
                           // most the maps of one call may take (counted at the

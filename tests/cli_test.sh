@@ -95,6 +95,8 @@ subprocess.run(sys.argv[1:], stdin=open('$tmp/64.txt'), stdout=subprocess.DEVNUL
 peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
 print('ok' if peak < 450 else 'peak', peak, 'MB')" \
   "$heed" translate --model "$(dirname "$0")/../models/heed-en-de-int8.heed" --to de --beam 64 --max-batch 1024
+expect "a line over --max-input-bytes is refused, the others translated" 1 'line 2 is 23 bytes, over the limit of 20' -- \
+  bash -c "printf 'A dog.\nA dog runs in the park.\nA cat.\n' | '$heed' translate --model '$model' --to de --max-input-bytes 20"
 expect "unwritable attention file" 1 'cannot write' -- \
   bash -c "echo hi | '$heed' translate --model '$model' --to de --attention-json /nonexistent/a.json"
 

@@ -111,6 +111,24 @@ TEST_CASE("a request is cancelled between decoding steps") {
   }
 }
 
+TEST_CASE("a text over max_input_bytes is refused, naming the limit") {
+  TranslateOptions o = To("de");
+  o.max_input_bytes = 10;
+  CHECK(Tiny().Translate("A dog run.", o).sentences.size() == 1);
+  try {
+    Tiny().Translate(std::vector<std::string>{"A dog.", "A dog runs."}, o);
+    FAIL("no error");
+  } catch (const TextError& e) {
+    CHECK(e.text() == 1);
+    CHECK(std::string(e.what()) ==
+          "text 1 is 11 bytes, over the limit of 10 (max_input_bytes): split "
+          "it or raise the limit");
+  }
+  o.max_input_bytes = 0;
+  CHECK_THROWS_WITH(Tiny().Translate("", o),
+                    "max input bytes must be in [1, 2^30]");
+}
+
 TEST_CASE("batches on several threads give the one-thread result") {
   std::vector<std::string> texts;
   for (int i = 0; i < 9; ++i) {

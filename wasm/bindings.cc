@@ -71,6 +71,9 @@ heed::TranslateOptions ReadOptions(const val& o) {
     }
     options.max_attention_bytes = static_cast<size_t>(bytes);
   }
+  if (has("maxInputBytes")) {
+    options.max_input_bytes = o["maxInputBytes"].as<unsigned>();
+  }
   if (has("maxSentenceTokens")) {
     options.max_sentence_tokens = o["maxSentenceTokens"].as<unsigned>();
   }

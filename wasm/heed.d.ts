@@ -51,6 +51,8 @@ export interface TranslateOptions {
   maxBatch?: number;
   /** With attention: the most bytes the maps of one call may take (default 256 MiB); a larger request is refused before decoding. */
   maxAttentionBytes?: number;
+  /** The longest text accepted, in UTF-8 bytes (default 1 MiB, at most 2^30); a longer one is refused. */
+  maxInputBytes?: number;
   /**
    * Cancels the request (AbortError). A queued request never starts; a
    * running one stops at its next decoding step when the engine runs on a

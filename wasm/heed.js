@@ -181,7 +181,7 @@ const KINDS = { encoder: 0, decoder: 1, cross: 2 };
 // engine (Embind would wrap large numbers and coerce strings).
 const WHOLE = { beam: [1, 64], nbest: [1, 64], maxBatch: [1, 1024], logitLens: [0, 100],
                 maxSentenceTokens: [3, 4096], noRepeatNgramSize: [0, 1000],
-                maxAttentionBytes: [0, 2 ** 32 - 1] };
+                maxAttentionBytes: [0, 2 ** 32 - 1], maxInputBytes: [1, 2 ** 30] };
 const REAL = { lengthPenalty: [0, 10], repetitionPenalty: [Number.MIN_VALUE, 10] };
 
 function checkNumber(name, v, [lo, hi], whole) {

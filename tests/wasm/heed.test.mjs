@@ -588,3 +588,11 @@ test("mutated model files get the same verdict and message from both builds", as
   t.diagnostic(`${files.length} files, ${refused} refused by both builds with the same message`);
   assert.ok(refused >= 8 && refused < files.length);
 });
+
+test("maxInputBytes bounds a text in UTF-8 bytes", async () => {
+  await assert.rejects(translator.translate("Über", { to: "en", maxInputBytes: 4 }),
+                       /text 0 is 5 bytes, over the limit of 4 \(max_input_bytes\)/);
+  assert.equal(typeof (await translator.translate("Über", { to: "en", maxInputBytes: 5 })).text, "string");
+  await assert.rejects(translator.translate("x", { to: "en", maxInputBytes: 0 }), RangeError);
+  await assert.rejects(translator.translate("x", { to: "en", maxInputBytes: 2 ** 31 }), RangeError);
+});
