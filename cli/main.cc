@@ -25,11 +25,17 @@
 #include <string>
 #include <vector>
 
+#include "cli/attention_json.h"
+#include "cli/flags.h"
 #include "core/model/model_file.h"
 #include "core/model/quantize.h"
 #include "core/translator.h"
 
 namespace {
+
+using heed::cli::AttentionJson;
+using heed::cli::Flags;
+using heed::cli::UsageError;
 
 constexpr const char* kUsage =
     "usage:\n"
@@ -54,143 +60,6 @@ constexpr const char* kUsage =
     "      Prints the model's config, languages and tensors.\n"
     "  heed quantize --model FILE --out FILE\n"
     "      Writes a copy whose weight matrices are int8 with per-row scales.\n";
-
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// --name value pairs after the command.
-std::map<std::string, std::string> ParseFlags(int argc, char** argv) {
-  static const char* kKnown[] = {"--model",
-                                 "--to",
-                                 "--beam",
-                                 "--nbest",
-                                 "--length-penalty",
-                                 "--max-batch",
-                                 "--max-input-bytes",
-                                 "--attention-json",
-                                 "--out",
-                                 "--threads",
-                                 "--no-repeat-ngram-size",
-                                 "--repetition-penalty",
-                                 "--prefix",
-                                 "--logit-lens",
-                                 "--contributions"};
-  std::map<std::string, std::string> flags;
-  for (int i = 2; i < argc; ++i) {
-    const std::string name = argv[i];
-    bool known = false;
-    for (const char* k : kKnown) known = known || name == k;
-    if (!known) throw UsageError("unknown option '" + name + "'");
-    if (i + 1 >= argc) throw UsageError("option '" + name + "' needs a value");
-    flags[name] = argv[++i];
-  }
-  return flags;
-}
-
-size_t ToSize(const std::string& name, const std::string& value) {
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(value.c_str(), &end, 10);
-  if (value.empty() || *end != '\0' || value[0] == '-' || v > 1000000) {
-    throw UsageError("option '" + name + "' needs a count, not '" + value +
-                     "'");
-  }
-  return static_cast<size_t>(v);
-}
-
-float ToFloat(const std::string& name, const std::string& value) {
-  char* end = nullptr;
-  const float v = std::strtof(value.c_str(), &end);
-  if (value.empty() || *end != '\0') {
-    throw UsageError("option '" + name + "' needs a number, not '" + value +
-                     "'");
-  }
-  return v;
-}
-
-// [layer][head][row][col] nested arrays from a flat (L, H, R, C) tensor.
-nlohmann::json Nested(const std::vector<float>& v, size_t layers, size_t heads,
-                      size_t rows, size_t cols) {
-  nlohmann::json out = nlohmann::json::array();
-  for (size_t l = 0; l < layers; ++l) {
-    nlohmann::json layer = nlohmann::json::array();
-    for (size_t h = 0; h < heads; ++h) {
-      nlohmann::json head = nlohmann::json::array();
-      for (size_t r = 0; r < rows; ++r) {
-        const float* row = v.data() + ((l * heads + h) * rows + r) * cols;
-        head.push_back(std::vector<float>(row, row + cols));
-      }
-      layer.push_back(std::move(head));
-    }
-    out.push_back(std::move(layer));
-  }
-  return out;
-}
-
-// {"top": [layer][step][k] {piece, probability}, "tokenProbabilities":
-// [layer][step]} (docs/attention.md).
-nlohmann::json LensJson(const heed::LogitLens& lens) {
-  nlohmann::json top = nlohmann::json::array();
-  nlohmann::json probs = nlohmann::json::array();
-  for (size_t l = 0; l < lens.layers; ++l) {
-    nlohmann::json steps = nlohmann::json::array();
-    for (size_t i = 0; i < lens.steps; ++i) {
-      nlohmann::json best = nlohmann::json::array();
-      for (size_t j = 0; j < lens.k; ++j) {
-        const heed::Alternative& a =
-            lens.top[(l * lens.steps + i) * lens.k + j];
-        best.push_back({{"piece", a.piece}, {"probability", a.probability}});
-      }
-      steps.push_back(std::move(best));
-    }
-    top.push_back(std::move(steps));
-    probs.push_back(std::vector<float>(
-        lens.token_probs.begin() + static_cast<std::ptrdiff_t>(l * lens.steps),
-        lens.token_probs.begin() +
-            static_cast<std::ptrdiff_t>((l + 1) * lens.steps)));
-  }
-  return {{"top", std::move(top)}, {"tokenProbabilities", std::move(probs)}};
-}
-
-nlohmann::json AttentionJson(const heed::Result& r) {
-  nlohmann::json sentences = nlohmann::json::array();
-  for (const heed::SentenceResult& s : r.sentences) {
-    const heed::Attention& a = s.attention;
-    // The schema of docs/attention.md, shared with the JS result and the
-    // page's export.
-    nlohmann::json maps = {
-        {"encoder",
-         Nested(a.encoder, a.encoder_layers, a.heads, a.source, a.source)},
-        {"decoder",
-         Nested(a.decoder, a.decoder_layers, a.heads, a.target, a.target)},
-        {"cross",
-         Nested(a.cross, a.decoder_layers, a.heads, a.target, a.source)},
-        // (layers, S, S): nested as one "layer" of encoder_layers "heads"
-        {"rollout",
-         Nested(a.rollout, 1, a.encoder_layers, a.source, a.source)[0]}};
-    if (!a.encoder_contributions.empty()) {
-      maps["contributions"] = {
-          {"encoder", Nested(a.encoder_contributions, a.encoder_layers, a.heads,
-                             a.source, a.source)},
-          {"cross", Nested(a.cross_contributions, a.decoder_layers, a.heads,
-                           a.target, a.source)},
-          // (layers, T, 4): nested as one "layer" of decoder_layers "heads"
-          {"sublayerNorms",
-           Nested(a.sublayer_norms, 1, a.decoder_layers, a.target, 4)[0]}};
-    }
-    sentences.push_back({{"source", s.source},
-                         {"sourcePieces", s.source_pieces},
-                         {"targetPieces", s.best.pieces},
-                         {"text", s.best.text},
-                         {"score", s.best.score},
-                         {"logProb", s.best.log_prob},
-                         {"tokenProbabilities", s.best.token_probs},
-                         {"entropies", s.best.entropies},
-                         {"attention", std::move(maps)}});
-    if (s.lens.k > 0) sentences.back()["logitLens"] = LensJson(s.lens);
-  }
-  return {{"text", r.text}, {"sentences", sentences}};
-}
 
 // Flushes `out` and throws unless everything written to it so far arrived
 // (a full disk, a closed stdout).
@@ -289,57 +158,8 @@ void ForEachBlock(
   if (!lines.empty()) translate(lines);
 }
 
-// The translate command's options from its flags (unset flags keep the
-// library's defaults).
-heed::TranslateOptions ReadOptions(
-    const std::map<std::string, std::string>& flags) {
-  heed::TranslateOptions options;
-  auto set_size = [&flags](const char* name, size_t* field) {
-    auto it = flags.find(name);
-    if (it != flags.end()) *field = ToSize(name, it->second);
-  };
-  auto set_float = [&flags](const char* name, float* field) {
-    auto it = flags.find(name);
-    if (it != flags.end()) *field = ToFloat(name, it->second);
-  };
-  if (flags.count("--to") != 0) options.to = flags.at("--to");
-  if (flags.count("--prefix") != 0)
-    options.target_prefix = flags.at("--prefix");
-  if (flags.count("--attention-json") != 0 &&
-      flags.at("--attention-json").empty()) {
-    throw UsageError("option '--attention-json' needs a file name");
-  }
-  set_size("--beam", &options.beam_size);
-  set_size("--nbest", &options.nbest);
-  set_float("--length-penalty", &options.length_penalty);
-  set_size("--no-repeat-ngram-size", &options.no_repeat_ngram_size);
-  set_size("--logit-lens", &options.logit_lens);
-  size_t contributions = 0;
-  set_size("--contributions", &contributions);
-  if (contributions > 1) {
-    throw UsageError("option '--contributions' is 0 or 1");
-  }
-  options.contributions = contributions == 1;
-  if (options.contributions && flags.count("--attention-json") == 0) {
-    throw UsageError("--contributions writes into --attention-json: give both");
-  }
-  if (options.logit_lens > 0 && flags.count("--attention-json") == 0) {
-    throw UsageError("--logit-lens writes into --attention-json: give both");
-  }
-  set_float("--repetition-penalty", &options.repetition_penalty);
-  set_size("--threads", &options.threads);
-  set_size("--max-batch", &options.max_batch);
-  set_size("--max-input-bytes", &options.max_input_bytes);
-  try {  // before the model loads: a bad value is a usage error
-    heed::Translator::CheckOptions(options);
-  } catch (const heed::Error& e) {
-    throw UsageError(e.what());
-  }
-  return options;
-}
-
-int Translate(const std::map<std::string, std::string>& flags) {
-  heed::TranslateOptions options = ReadOptions(flags);
+int Translate(const Flags& flags) {
+  heed::TranslateOptions options = heed::cli::ReadOptions(flags);
   auto get = [&flags](const char* name) {
     auto it = flags.find(name);
     return it == flags.end() ? std::string() : it->second;
@@ -405,7 +225,7 @@ int Translate(const std::map<std::string, std::string>& flags) {
   return status;
 }
 
-int Info(const std::map<std::string, std::string>& flags) {
+int Info(const Flags& flags) {
   const heed::Translator translator =
       heed::Translator::FromFile(flags.at("--model"));
   const heed::ModelFile& file = translator.file();
@@ -429,7 +249,7 @@ int Info(const std::map<std::string, std::string>& flags) {
   return 0;
 }
 
-int Quantize(const std::map<std::string, std::string>& flags) {
+int Quantize(const Flags& flags) {
   if (flags.count("--out") == 0) throw UsageError("--out is required");
   // Loading first checks that the input is a complete, valid model.
   const heed::Translator translator =
@@ -458,7 +278,8 @@ int main(int argc, char** argv) {
       std::cout << kUsage;
       return 0;
     }
-    const auto flags = ParseFlags(argc, argv);
+    const Flags flags =
+        heed::cli::ParseFlags(std::vector<std::string>(argv + 2, argv + argc));
     if (flags.count("--model") == 0) throw UsageError("--model is required");
     if (command == "translate") return Translate(flags);
     if (command == "info") return Info(flags);

@@ -61,5 +61,10 @@ printf '\x05\x10A dog runs. Ein Hund.' >"$corpus/translate/seed"
   -print_final_stats=1 "$corpus/translate" 2>&1 | tail -4
 ./build/fuzz/fuzz_tokenizer -max_total_time="$FUZZ_SECONDS" -max_len=400000 \
   -rss_limit_mb=4096 -print_final_stats=1 "$corpus/tokenizer" 2>&1 | tail -4
+mkdir -p "$corpus/flags"
+printf -- '--beam\0004\0--length-penalty\0000.6\0--max-batch\00032\0--attention-json\0a.json\0--logit-lens\0003' \
+  >"$corpus/flags/seed"
+./build/fuzz/fuzz_cli_flags -max_total_time="$FUZZ_SECONDS" -max_len=256 \
+  -print_final_stats=1 "$corpus/flags" 2>&1 | tail -4
 
 echo "== all tests passed"

@@ -596,3 +596,32 @@ test("maxInputBytes bounds a text in UTF-8 bytes", async () => {
   await assert.rejects(translator.translate("x", { to: "en", maxInputBytes: 0 }), RangeError);
   await assert.rejects(translator.translate("x", { to: "en", maxInputBytes: 2 ** 31 }), RangeError);
 });
+
+test("property: random options either translate or are refused as RangeError or TypeError", async (t) => {
+  const names = ["to", "beam", "nbest", "maxBatch", "logitLens", "maxSentenceTokens", "noRepeatNgramSize",
+                 "maxAttentionBytes", "maxInputBytes", "lengthPenalty", "repetitionPenalty", "attention",
+                 "confidence", "contributions", "maskHeads", "prefix", "prefixPieces", "bogus"];
+  const values = [0, 1, 2, 4, -1, 1.5, 2 ** 32 + 2, NaN, Infinity, -0, 1e-300, "4", "de", "en", "", true, false,
+                  null, undefined, 1n, [], [{ kind: "cross", layer: 0, head: 0 }], [{ kind: 9, layer: -1 }],
+                  ["▁Ein"], [7], {}, () => 1, Symbol("s")];
+  let seed = 11, ok = 0, refused = 0;
+  const pick = (a) => a[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % a.length];
+  const want = (await translator.translate("A dog.", { to: "de" })).text;
+  for (let i = 0; i < 3000; ++i) {
+    const options = { to: "de" };
+    for (let k = 0; k < 1 + (i % 3); ++k) options[pick(names)] = pick(values);
+    try {
+      await translator.translate("A dog.", options);
+      ++ok;
+    } catch (e) {
+      // A wrong type or range is caught in JS; what only the model can
+      // judge (a language, a piece) is the engine's heed: message.
+      assert.ok(e instanceof RangeError || e instanceof TypeError || /^heed: /.test(e.message),
+                `${JSON.stringify(options, (k, v) => (typeof v === "bigint" || typeof v === "symbol" || typeof v === "function" ? String(v) : v))}: ${e.name}: ${e.message}`);
+      ++refused;
+    }
+  }
+  t.diagnostic(`${ok} translated, ${refused} refused`);
+  assert.ok(ok > 100 && refused > 100);
+  assert.equal((await translator.translate("A dog.", { to: "de" })).text, want);
+});

@@ -1,0 +1,108 @@
+#include "cli/flags.h"
+
+#include <cstdlib>
+
+#include "core/error.h"
+
+namespace heed::cli {
+namespace {
+
+size_t ToSize(const std::string& name, const std::string& value) {
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(value.c_str(), &end, 10);
+  if (value.empty() || *end != '\0' || value[0] == '-' || v > 1000000) {
+    throw UsageError("option '" + name + "' needs a count, not '" + value +
+                     "'");
+  }
+  return static_cast<size_t>(v);
+}
+
+float ToFloat(const std::string& name, const std::string& value) {
+  char* end = nullptr;
+  const float v = std::strtof(value.c_str(), &end);
+  if (value.empty() || *end != '\0') {
+    throw UsageError("option '" + name + "' needs a number, not '" + value +
+                     "'");
+  }
+  return v;
+}
+
+}  // namespace
+
+Flags ParseFlags(const std::vector<std::string>& args) {
+  static const char* kKnown[] = {"--model",
+                                 "--to",
+                                 "--beam",
+                                 "--nbest",
+                                 "--length-penalty",
+                                 "--max-batch",
+                                 "--max-input-bytes",
+                                 "--attention-json",
+                                 "--out",
+                                 "--threads",
+                                 "--no-repeat-ngram-size",
+                                 "--repetition-penalty",
+                                 "--prefix",
+                                 "--logit-lens",
+                                 "--contributions"};
+  Flags flags;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& name = args[i];
+    bool known = false;
+    for (const char* k : kKnown) known = known || name == k;
+    if (!known) throw UsageError("unknown option '" + name + "'");
+    if (i + 1 >= args.size()) {
+      throw UsageError("option '" + name + "' needs a value");
+    }
+    flags[name] = args[++i];
+  }
+  return flags;
+}
+
+TranslateOptions ReadOptions(const Flags& flags) {
+  TranslateOptions options;
+  auto set_size = [&flags](const char* name, size_t* field) {
+    auto it = flags.find(name);
+    if (it != flags.end()) *field = ToSize(name, it->second);
+  };
+  auto set_float = [&flags](const char* name, float* field) {
+    auto it = flags.find(name);
+    if (it != flags.end()) *field = ToFloat(name, it->second);
+  };
+  if (flags.count("--to") != 0) options.to = flags.at("--to");
+  if (flags.count("--prefix") != 0)
+    options.target_prefix = flags.at("--prefix");
+  if (flags.count("--attention-json") != 0 &&
+      flags.at("--attention-json").empty()) {
+    throw UsageError("option '--attention-json' needs a file name");
+  }
+  set_size("--beam", &options.beam_size);
+  set_size("--nbest", &options.nbest);
+  set_float("--length-penalty", &options.length_penalty);
+  set_size("--no-repeat-ngram-size", &options.no_repeat_ngram_size);
+  set_size("--logit-lens", &options.logit_lens);
+  size_t contributions = 0;
+  set_size("--contributions", &contributions);
+  if (contributions > 1) {
+    throw UsageError("option '--contributions' is 0 or 1");
+  }
+  options.contributions = contributions == 1;
+  if (options.contributions && flags.count("--attention-json") == 0) {
+    throw UsageError("--contributions writes into --attention-json: give both");
+  }
+  if (options.logit_lens > 0 && flags.count("--attention-json") == 0) {
+    throw UsageError("--logit-lens writes into --attention-json: give both");
+  }
+  set_float("--repetition-penalty", &options.repetition_penalty);
+  set_size("--threads", &options.threads);
+  set_size("--max-batch", &options.max_batch);
+  set_size("--max-input-bytes", &options.max_input_bytes);
+  try {  // before the model loads: a bad value is a usage error
+    Translator::CheckOptions(options);
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
+  return options;
+}
+
+}  // namespace heed::cli
