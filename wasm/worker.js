@@ -7,7 +7,8 @@
 // sentences). A translate's fourth argument, an Int32Array on shared
 // memory, is its stop flag: the page sets it to 1 and the engine stops at
 // its next decoding step. Typed arrays are transferred, not copied.
-import { buffersOf, createTranslator } from "./heed.js";
+import { createTranslator } from "./heed.js";
+import { buffersOf } from "./result.js";
 
 const port = globalThis.self ?? (await import("node:worker_threads")).parentPort;
 const post = (message, transfer = []) => port.postMessage(message, transfer);
