@@ -29,3 +29,17 @@ export function diffWords(a, b) {
   }
   return [left, right];
 }
+
+/**
+ * Writes `text` into `el` with the words that differ from `other` marked
+ * (none when `other` is null), followed by its score.
+ */
+export function markDiff(el, text, score, other) {
+  const words = other === null ? text.split(/\s+/).filter(Boolean).map((word) => ({ word, changed: false }))
+    : diffWords(other, text)[1];
+  el.replaceChildren(...words.flatMap(({ word, changed }, i) => {
+    const node = changed ? Object.assign(document.createElement("mark"), { textContent: word })
+      : document.createTextNode(word);
+    return i ? [document.createTextNode(" "), node] : [node];
+  }), Object.assign(document.createElement("small"), { className: "muted", textContent: `  (score ${score.toFixed(3)})` }));
+}
