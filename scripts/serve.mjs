@@ -1,8 +1,10 @@
 // A static file server for heed's page and module, on 127.0.0.1 only.
 //   node scripts/serve.mjs [--port N] [--root DIR]
+// Without --root it serves the repository: the page is at /web/ (after
+// scripts/build_wasm.sh), the same page build_site.sh assembles.
 // Prints the address; --port 0 picks a free port.
 import { createServer } from "node:http";
-import { createReadStream, statSync } from "node:fs";
+import { createReadStream, existsSync, statSync } from "node:fs";
 import { extname, join, normalize, resolve } from "node:path";
 
 const args = process.argv.slice(2);
@@ -18,9 +20,21 @@ const types = {
   ".svg": "image/svg+xml", ".png": "image/png", ".heed": "application/octet-stream",
 };
 
+// Served from the repository itself, the page at /web/ finds its module
+// and model where build_site.sh would put them (web/lib, web/models).
+const sourceLayout = [["/web/lib/", "build/wasm/dist/"], ["/web/models/", "models/"]];
+
+function fileFor(path) {
+  for (const [prefix, dir] of sourceLayout) {
+    const file = join(root, path);
+    if (path.startsWith(prefix) && !existsSync(file)) return join(root, dir, path.slice(prefix.length));
+  }
+  return join(root, path);
+}
+
 const server = createServer((req, res) => {
   const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
-  let file = join(root, path);
+  let file = fileFor(path);
   if (!file.startsWith(root)) {
     res.writeHead(403).end();
     return;

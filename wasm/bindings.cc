@@ -257,7 +257,9 @@ class Engine {
 
   val Info() const {
     val out = val::object();
-    out.set("config", heed::ConfigToJson(translator_->config()));
+    // The config as an object, in the schema of ConfigToJson (heed info).
+    out.set("config", val::global("JSON").call<val>(
+                          "parse", heed::ConfigToJson(translator_->config())));
     out.set("languages", Strings(translator_->languages()));
     out.set("parameters", static_cast<double>(translator_->parameters()));
     out.set("fileSize", static_cast<double>(translator_->file_size()));

@@ -331,7 +331,7 @@ async function createLocalTranslator(model, onProgress) {
     info() {
       return use((e) => {
         const i = e.info();
-        return { ...i, config: JSON.parse(i.config), heapBytes: engineModule.HEAPU8.length };
+        return { ...i, heapBytes: engineModule.HEAPU8.length };
       });
     },
     // Frees the engine and lets the module's memory be collected even while

@@ -462,6 +462,23 @@ test("errors are shown and the page keeps working", async () => {
   assert.ok(await page.$eval("#error", (e) => e.hidden));
 });
 
+test("the page also runs from the repository itself (serve.mjs without --root, at /web/)", async () => {
+  const repo = fork(join(root, "scripts/serve.mjs"), ["--port", "0"], { silent: true });
+  try {
+    const base = await new Promise((resolve) => repo.on("message", (m) => m.address && resolve(m.address)));
+    const other = await browser.newPage();
+    await other.goto(`${base}web/`);
+    await other.waitForSelector("body[data-ready=true]", { timeout: 60000 });
+    await other.fill("#source", "A dog runs.");
+    await other.click("#translate");
+    const want = native("A dog runs.", "de", 4);
+    await other.waitForFunction((w) => document.getElementById("target").textContent === w, want, { timeout: 60000 });
+    await other.close();
+  } finally {
+    repo.kill();
+  }
+});
+
 test("the page fits a phone screen", async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   await translated(() => page.fill("#source", "Two men are playing football on the beach.").then(() => page.click("#translate")));
