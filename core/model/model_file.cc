@@ -82,6 +82,70 @@ void CheckNoOverlap(std::vector<TensorInfo> tensors, const std::string& where) {
   }
 }
 
+// One header entry as a tensor: dtype, shape (each size < 2^32, read as 64
+// bits so that 32-bit builds give the same verdict) and data offsets within
+// the data_size bytes that start at data_start.
+TensorInfo ParseTensor(const std::string& name, const nlohmann::json& entry,
+                       size_t data_start, size_t data_size,
+                       const std::string& where) {
+  const std::string at = where + "tensor '" + name + "': ";
+  if (!entry.is_object() || !entry.contains("dtype") ||
+      !entry.contains("shape") || !entry.contains("data_offsets")) {
+    throw Error(at + "needs dtype, shape and data_offsets");
+  }
+  TensorInfo t;
+  t.name = name;
+  const auto& dtype = entry["dtype"];
+  if (!dtype.is_string()) throw Error(at + "dtype is not a string");
+  const std::string ds = dtype.get<std::string>();
+  if (ds == "F32") {
+    t.dtype = DType::kF32;
+  } else if (ds == "F16") {
+    t.dtype = DType::kF16;
+  } else if (ds == "I8") {
+    t.dtype = DType::kI8;
+  } else if (ds == "U8") {
+    t.dtype = DType::kU8;
+  } else {
+    throw Error(at + "unsupported dtype '" + ds + "'");
+  }
+  const auto& shape = entry["shape"];
+  if (!shape.is_array() || shape.size() > 8) {
+    throw Error(at + "shape must be an array of at most 8 sizes");
+  }
+  size_t elements = 1;
+  for (const auto& s : shape) {
+    if (!s.is_number_unsigned()) throw Error(at + "shape holds a non-size");
+    const uint64_t dim = s.get<uint64_t>();
+    if (dim > std::numeric_limits<uint32_t>::max() ||
+        (dim != 0 && elements > std::numeric_limits<uint32_t>::max() / dim)) {
+      throw Error(at + "shape is too large");
+    }
+    elements *= dim;
+    t.shape.push_back(dim);
+  }
+  const auto& offsets = entry["data_offsets"];
+  if (!offsets.is_array() || offsets.size() != 2 ||
+      !offsets[0].is_number_unsigned() || !offsets[1].is_number_unsigned()) {
+    throw Error(at + "data_offsets must be [begin, end]");
+  }
+  const uint64_t begin = offsets[0].get<uint64_t>();
+  const uint64_t end = offsets[1].get<uint64_t>();
+  if (begin > end || end > data_size) {
+    throw Error(at + "data_offsets [" + std::to_string(begin) + ", " +
+                std::to_string(end) + "] lie outside the " +
+                std::to_string(data_size) + " data bytes");
+  }
+  if (end - begin != elements * DTypeSize(t.dtype)) {
+    throw Error(at + "holds " + std::to_string(end - begin) +
+                " bytes but its shape needs " +
+                std::to_string(elements * DTypeSize(t.dtype)));
+  }
+  t.offset = data_start + begin;
+  t.bytes = end - begin;
+  return t;
+}
+
 }  // namespace
 
 size_t DTypeSize(DType t) {
@@ -243,62 +307,7 @@ void ModelFile::Parse() {
       }
       continue;
     }
-    const std::string at = where + "tensor '" + name + "': ";
-    if (!entry.is_object() || !entry.contains("dtype") ||
-        !entry.contains("shape") || !entry.contains("data_offsets")) {
-      throw Error(at + "needs dtype, shape and data_offsets");
-    }
-    TensorInfo t;
-    t.name = name;
-    const auto& dtype = entry["dtype"];
-    if (!dtype.is_string()) throw Error(at + "dtype is not a string");
-    const std::string ds = dtype.get<std::string>();
-    if (ds == "F32") {
-      t.dtype = DType::kF32;
-    } else if (ds == "F16") {
-      t.dtype = DType::kF16;
-    } else if (ds == "I8") {
-      t.dtype = DType::kI8;
-    } else if (ds == "U8") {
-      t.dtype = DType::kU8;
-    } else {
-      throw Error(at + "unsupported dtype '" + ds + "'");
-    }
-    const auto& shape = entry["shape"];
-    if (!shape.is_array() || shape.size() > 8) {
-      throw Error(at + "shape must be an array of at most 8 sizes");
-    }
-    size_t elements = 1;
-    for (const auto& s : shape) {
-      if (!s.is_number_unsigned()) throw Error(at + "shape holds a non-size");
-      const uint64_t dim = s.get<uint64_t>();
-      if (dim > std::numeric_limits<uint32_t>::max() ||
-          (dim != 0 && elements > std::numeric_limits<uint32_t>::max() / dim)) {
-        throw Error(at + "shape is too large");
-      }
-      elements *= dim;
-      t.shape.push_back(dim);
-    }
-    const auto& offsets = entry["data_offsets"];
-    if (!offsets.is_array() || offsets.size() != 2 ||
-        !offsets[0].is_number_unsigned() || !offsets[1].is_number_unsigned()) {
-      throw Error(at + "data_offsets must be [begin, end]");
-    }
-    const uint64_t begin = offsets[0].get<uint64_t>();
-    const uint64_t end = offsets[1].get<uint64_t>();
-    if (begin > end || end > data_size) {
-      throw Error(at + "data_offsets [" + std::to_string(begin) + ", " +
-                  std::to_string(end) + "] lie outside the " +
-                  std::to_string(data_size) + " data bytes");
-    }
-    if (end - begin != elements * DTypeSize(t.dtype)) {
-      throw Error(at + "holds " + std::to_string(end - begin) +
-                  " bytes but its shape needs " +
-                  std::to_string(elements * DTypeSize(t.dtype)));
-    }
-    t.offset = data_start + begin;
-    t.bytes = end - begin;
-    tensors_.push_back(std::move(t));
+    tensors_.push_back(ParseTensor(name, entry, data_start, data_size, where));
   }
   CheckNoOverlap(tensors_, where);
   std::sort(
