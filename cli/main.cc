@@ -122,6 +122,7 @@ std::vector<std::optional<heed::Result>> TranslateLines(
   for (size_t i = 0; i < todo.size(); ++i) todo[i] = i;
   for (;;) {
     std::vector<std::string> texts;
+    texts.reserve(todo.size());
     for (size_t i : todo) texts.push_back(lines[i]);
     try {
       std::vector<heed::Result> results = translator.Translate(texts, options);
