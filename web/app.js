@@ -3,6 +3,7 @@
 // each translation to the attention explorer. User text is only ever set as text, never HTML.
 import { createTranslator } from "./lib/heed.js";
 import { createExplorer } from "./inside.js";
+import { readHash, writeHash } from "./share.js";
 
 // The int8 copy: half the download, the F16 model's BLEU within 0.5
 // (models/README.md).
@@ -76,6 +77,7 @@ async function load() {
 
 let translator = null;
 let explorer = null;
+let restoring = null;  // a link's explorer state, applied once translated
 let generation = 0;  // a new translation makes the one running stale
 let running = null;  // and, where stopping is cheap, aborts it
 
@@ -163,14 +165,39 @@ async function translate() {
     await translator.translate(text, { ...options, attention: true, confidence: true, logitLens: 5,
                                        maxBatch: BATCH, onSentence: show, signal: running?.signal });
     if (run !== generation) return;
+    if (restoring) {
+      const snapshot = restoring;
+      restoring = null;
+      await explorer.restore(snapshot);
+    }
     $("copy").disabled = false;
     out.dataset.done = String(run);
+    updateLink();
   } catch (e) {
     if (run === generation) {
       out.replaceChildren();
       showError(e);
     }
   }
+}
+
+// The URL's hash follows what is shown, without adding history entries.
+function updateLink() {
+  const { from, to } = direction();
+  const hash = writeHash({ text: $("source").value, direction: `${from}-${to}`, beam: $("beam").value,
+                           ...(explorer && !$("inside").hidden ? explorer.snapshot() : {}) });
+  history.replaceState(null, "", hash);
+}
+
+// Opens the state a link carries: text, direction and beam now, the
+// explorer's view once the text is translated.
+function openLink() {
+  const shared = readHash(location.hash);
+  if (shared.text === undefined) return;
+  $("source").value = shared.text;
+  if ([...$("direction").options].some((o) => o.value === shared.direction)) $("direction").value = shared.direction;
+  if ([...$("beam").options].some((o) => o.value === shared.beam)) $("beam").value = shared.beam;
+  restoring = shared;
 }
 
 function swap() {
@@ -210,10 +237,22 @@ $("copy").addEventListener("click", async () => {
   setTimeout(() => { $("copy").textContent = "Copy"; }, 1200);
 });
 
+$("copy-link").addEventListener("click", async () => {
+  updateLink();
+  try {
+    await navigator.clipboard.writeText(location.href);
+    $("copy-link").textContent = "Link copied";
+  } catch {
+    $("copy-link").textContent = "Link in the address bar";
+  }
+  setTimeout(() => { $("copy-link").textContent = "Copy link"; }, 1500);
+});
+
+openLink();
 fillExamples();
 try {
   translator = await load();
-  explorer = createExplorer(translator, showError);
+  explorer = createExplorer(translator, showError, updateLink);
   $("translate").disabled = false;
   document.body.dataset.ready = "true";
   translate();

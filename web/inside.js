@@ -32,10 +32,11 @@ const $ = (id) => document.getElementById(id);
 
 /**
  * Wires the explorer to the page. `translator` is heed's translator (for
- * views that ask the engine again); `onError` shows a message. Returns
- * { show(sentences, options, more), showStep(index, step) }.
+ * views that ask the engine again); `onError` shows a message; `onChange`
+ * is told when what a link would restore changed. Returns { show(sentences,
+ * options, more), showStep(index, step), snapshot(), restore(snapshot) }.
  */
-export function createExplorer(translator, onError) {
+export function createExplorer(translator, onError, onChange = () => {}) {
   const state = {
     sentences: [],  // heed.js Sentence objects, with attention
     options: {},    // the translate options that produced them
@@ -94,16 +95,21 @@ export function createExplorer(translator, onError) {
 
   // Re-decodes the sentence with its first t pieces and then `piece`
   // forced, and shows the result in every view; Back returns.
-  async function fork(t, piece) {
+  function fork(t, piece) {
     const s = state.sentences[state.index];
-    const prefixPieces = [...s.targetPieces.slice(0, t), piece];
+    return forkWith([...s.targetPieces.slice(0, t), piece]);
+  }
+
+  async function forkWith(prefixPieces) {
+    const s = state.sentences[state.index];
     try {
       const r = await translator.translate(s.source,
         { ...state.options, attention: true, confidence: true, logitLens: 5, prefixPieces });
-      state.forks.push({ index: state.index, sentence: s, step: t });
+      state.forks.push({ index: state.index, sentence: s, step: prefixPieces.length - 1, prefixPieces });
       state.sentences[state.index] = r.sentences[0];
       showFork();
       render();
+      onChange();
     } catch (e) {
       onError(e);
     }
@@ -124,6 +130,7 @@ export function createExplorer(translator, onError) {
     state.sentences[last.index] = last.sentence;
     showFork();
     render();
+    onChange();
   });
 
   function openView(name) {
@@ -132,17 +139,24 @@ export function createExplorer(translator, onError) {
     state.view = name;
     state.focus = {};
     render();
+    onChange();
   }
 
   for (const tab of document.querySelectorAll('[role="tab"]')) {
     tab.addEventListener("click", () => openView(tab.dataset.view));
   }
-  for (const id of ["layer", "head"]) $(id).addEventListener("input", render);
+  for (const id of ["layer", "head"]) {
+    $(id).addEventListener("input", () => {
+      render();
+      onChange();
+    });
+  }
   $("sentence").addEventListener("input", () => {
     state.index = Number($("sentence").value);
     state.focus = {};
     fillSelectors();
     render();
+    onChange();
   });
   let resizeTimer = 0;
   window.addEventListener("resize", () => {
@@ -159,6 +173,24 @@ export function createExplorer(translator, onError) {
   });
 
   return {
+    // What a link restores: the view, sentence, layer, head and the prefix
+    // the shown sentence was last forked with.
+    snapshot() {
+      const last = state.forks.at(-1);
+      return { view: state.view, sentence: state.index, layer: $("layer").value, head: $("head").value,
+               prefix: last?.index === state.index ? last.prefixPieces : undefined };
+    },
+    // Applies a snapshot (values that do not fit this translation are
+    // ignored); a prefix forks the sentence again.
+    async restore({ view, sentence, layer, head, prefix }) {
+      const index = Number(sentence);
+      if (Number.isInteger(index) && index >= 0 && index < state.sentences.length) state.index = index;
+      fillSelectors();
+      if ([...$("layer").options].some((o) => o.value === layer)) $("layer").value = layer;
+      if ([...$("head").options].some((o) => o.value === head)) $("head").value = head;
+      if (prefix?.length) await forkWith(prefix);
+      openView(view in views ? view : state.view);
+    },
     // Opens Step by step at decoding step `step` of sentence `index`.
     showStep(index, step) {
       state.index = index;

@@ -332,6 +332,49 @@ test("another candidate forks the translation at that step; Back returns", async
   assert.deepEqual(await page.$$eval("#step-written span", (s) => s.map((x) => x.textContent)), before);
 });
 
+test("a link reopens the text, direction, beam, view, layer, head and fork", async () => {
+  const before = await page.inputValue("#source");
+  await page.fill("#source", "Ein Hund läuft im Park. Zwei Männer spielen.");
+  await translated(() => page.selectOption("#direction", "de-en"));
+  await translated(() => page.selectOption("#beam", "2"));
+  await page.selectOption("#sentence", "1");
+  await openView("steps");
+  await page.$eval("#step", (s) => {
+    s.value = "1";
+    s.dispatchEvent(new Event("input"));
+  });
+  await (await page.$("#step-candidates button.fork")).click();
+  await page.waitForSelector("#fork:not([hidden])");
+  await openView("heads");
+  await page.selectOption("#layer", "0");
+  await page.selectOption("#head", "2");
+  const link = page.url();
+  assert.match(link, /#t=.*&v=heads/);
+  const want = { fork: await page.textContent("#fork-text"), target: await page.textContent("#target") };
+  const other = await browser.newPage();
+  try {
+    await other.goto(link);
+    // The fork's banner lives in Step by step; the link opens the head view.
+    await other.waitForSelector("#fork:not([hidden])", { state: "attached", timeout: 60000 });
+    await other.waitForSelector('[data-view="heads"][aria-selected="true"]');
+    assert.equal(await other.inputValue("#source"), "Ein Hund läuft im Park. Zwei Männer spielen.");
+    assert.equal(await other.inputValue("#direction"), "de-en");
+    assert.equal(await other.inputValue("#beam"), "2");
+    assert.equal(await other.inputValue("#sentence"), "1");
+    assert.equal(await other.inputValue("#layer"), "0");
+    assert.equal(await other.inputValue("#head"), "2");
+    assert.equal(await other.textContent("#fork-text"), want.fork);
+    assert.equal(await other.textContent("#target"), want.target);
+  } finally {
+    await other.close();
+  }
+  await openView("steps");
+  await page.click("#fork-back");
+  await page.fill("#source", before);
+  await translated(() => page.selectOption("#direction", "en-de"));
+  await translated(() => page.selectOption("#beam", "4"));
+});
+
 test("the positional encoding view draws the engine's sinusoids and their similarity", async () => {
   await openView("positions");
   await page.waitForFunction(() => document.getElementById("canvas-similarity").width > 0);
