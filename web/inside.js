@@ -1,4 +1,4 @@
-// The attention explorer: one translated sentence seen through ten views,
+// The attention explorer: one translated sentence seen through eleven views,
 // all read from what heed.js returns (r.sentences[i]). This module is the
 // router: the shared selection (sentence, layer, head, hovered cell), the
 // tabs, forking the translation at a step, and export. Each view is a
@@ -14,6 +14,7 @@ import { heads, labels, layers, shape } from "./views/attention.js";
 import { markDiff } from "./views/diff.js";
 import * as ablation from "./explorer/ablation.js";
 import * as alignment from "./explorer/alignment.js";
+import * as compare from "./explorer/compare.js";
 import * as contributions from "./explorer/contributions.js";
 import * as headView from "./explorer/heads.js";
 import * as lens from "./explorer/lens.js";
@@ -25,7 +26,8 @@ import * as steps from "./explorer/steps.js";
 const VIEWS = {
   alignment: alignment.mount, encoder: matrixView("encoder"), decoder: matrixView("decoder"),
   heads: headView.mount, model: model.mount, steps: steps.mount, lens: lens.mount,
-  contributions: contributions.mount, positions: positions.mount, ablation: ablation.mount,
+  contributions: contributions.mount, compare: compare.mount, positions: positions.mount,
+  ablation: ablation.mount,
 };
 
 const $ = (id) => document.getElementById(id);

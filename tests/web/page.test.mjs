@@ -375,6 +375,31 @@ test("a link reopens the text, direction, beam, view, layer, head and fork", asy
   await translated(() => page.selectOption("#beam", "4"));
 });
 
+test("compare draws two sentences' maps side by side and their difference where shapes match", async () => {
+  await openView("compare");
+  const source = await page.inputValue("#source");
+  const note = async (text, measure) => {
+    await page.selectOption("#compare-measure", measure);
+    await page.fill("#compare-text", text);
+    await page.click("#compare-go");
+    await page.waitForFunction(() => !/^translating|^Type/.test(document.getElementById("compare-note").textContent));
+    return page.textContent("#compare-note");
+  };
+  // The same sentence: every cell unchanged.
+  const same = await note(source, "attention");
+  const [, from, to] = same.match(/(\d+)% → (\d+)%/);
+  assert.equal(from, to);
+  assert.ok((await pixels("#canvas-compare-a")).painted > 2000);
+  assert.deepEqual((await pixels("#canvas-compare-a")).hash, (await pixels("#canvas-compare-b")).hash);
+  assert.ok((await pixels("#canvas-compare-diff")).painted > 2000);
+  // Another length: both maps, no difference.
+  const other = await note("Two old men are sitting on a long wooden bench near the water.", "contributions");
+  assert.match(other, /differ in shape/);
+  assert.notEqual((await pixels("#canvas-compare-a")).hash, (await pixels("#canvas-compare-b")).hash);
+  assert.equal((await pixels("#canvas-compare-diff")).painted, 0);
+  await page.screenshot({ path: join(shots, "compare-1280.png"), fullPage: true });
+});
+
 test("the positional encoding view draws the engine's sinusoids and their similarity", async () => {
   await openView("positions");
   await page.waitForFunction(() => document.getElementById("canvas-similarity").width > 0);
