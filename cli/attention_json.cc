@@ -72,6 +72,8 @@ nlohmann::json AttentionJson(const Result& r) {
       maps["contributions"] = {
           {"encoder", Nested(a.encoder_contributions, a.encoder_layers, a.heads,
                              a.source, a.source)},
+          {"decoder", Nested(a.decoder_contributions, a.decoder_layers, a.heads,
+                             a.target, a.target)},
           {"cross", Nested(a.cross_contributions, a.decoder_layers, a.heads,
                            a.target, a.source)},
           // (layers, T, 4): nested as one "layer" of decoder_layers "heads"

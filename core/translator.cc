@@ -152,6 +152,9 @@ void MoveAttention(const ModelConfig& c, const Tokenizer& target,
     a.cross_contributions =
         NormWeighted(a.cross, maps.cross_value_norms, a.decoder_layers, a.heads,
                      a.target, a.source);
+    a.decoder_contributions =
+        NormWeighted(a.decoder, best.decoder_value_norms, a.decoder_layers,
+                     a.heads, a.target, a.target);
   }
   for (const auto& step : best.alternatives) {
     std::vector<Alternative> alts;

@@ -80,9 +80,10 @@ struct Attention {
   std::vector<float> rollout;  // (encoder_layers, S, S): attention rollout
                                // of the encoder (explain/rollout.h)
   // With contributions: α_ij · ‖f_h(x_j)‖ (explain/contributions.h), the
-  // size of what source token j adds, per head, in the same shapes as
-  // encoder and cross.
+  // size of what token j adds, per head, in the same shapes as encoder,
+  // decoder and cross (for the decoder, j is decoder input j).
   std::vector<float> encoder_contributions;  // (encoder_layers, heads, S, S)
+  std::vector<float> decoder_contributions;  // (decoder_layers, heads, T, T)
   std::vector<float> cross_contributions;    // (decoder_layers, heads, T, S)
   // With contributions, per decoder layer and step: ‖x‖ entering
   // self-attention, ‖what self-attention adds‖ (from the words before),

@@ -104,6 +104,7 @@ TEST_CASE("value norms and contributions match PyTorch") {
       REQUIRE(a.source == len);
       REQUIRE(a.encoder_contributions.size() == a.encoder.size());
       REQUIRE(a.cross_contributions.size() == a.cross.size());
+      REQUIRE(a.decoder_contributions.size() == a.decoder.size());
       for (size_t lh = 0; lh < c.encoder_layers * c.heads; ++lh) {
         for (size_t i = 0; i < len; ++i) {
           for (size_t j = 0; j < len; ++j) {
@@ -120,7 +121,8 @@ TEST_CASE("value norms and contributions match PyTorch") {
   }
 }
 
-TEST_CASE("sublayer norms of the decoder match PyTorch") {
+TEST_CASE(
+    "sublayer and self-attention value norms of the decoder match PyTorch") {
   for (const std::string name : {"tiny_postnorm", "tiny_prenorm"}) {
     INFO("model ", name);
     const nlohmann::json gold =
@@ -132,6 +134,8 @@ TEST_CASE("sublayer norms of the decoder match PyTorch") {
     const auto sources = g["sources"].get<std::vector<std::vector<int>>>();
     RunOptions run;
     run.capture_sublayer_norms = true;
+    run.capture_value_norms = true;
+    const size_t H = model.config().heads;
     for (size_t b = 0; b < sources.size(); ++b) {
       const auto inputs = gold[b]["inputs"].get<std::vector<int>>();
       DecodingOptions o;
@@ -151,6 +155,17 @@ TEST_CASE("sublayer norms of the decoder match PyTorch") {
             const double got = h.sublayer_norms[(l * T + i) * 4 + k];
             worst = std::max(worst, std::abs(got - w) / (1 + std::abs(w)));
           }
+        }
+      }
+      CHECK(worst <= 1e-4);
+      // ‖f_h(decoder input i)‖ of each self-attention head.
+      REQUIRE(h.decoder_value_norms.size() == L * H * T);
+      worst = 0;
+      for (size_t lh = 0; lh < L * H; ++lh) {
+        for (size_t i = 0; i < inputs.size(); ++i) {
+          const double w = gold[b]["decoder"][lh / H][lh % H][i].get<double>();
+          const double got = h.decoder_value_norms[lh * T + i];
+          worst = std::max(worst, std::abs(got - w) / (1 + std::abs(w)));
         }
       }
       CHECK(worst <= 1e-4);

@@ -147,6 +147,7 @@ val Sentence(const heed::SentenceResult& s) {
     att.set("rollout", Floats(a.rollout));
     if (!a.encoder_contributions.empty()) {
       att.set("encoderContributions", Floats(a.encoder_contributions));
+      att.set("decoderContributions", Floats(a.decoder_contributions));
       att.set("crossContributions", Floats(a.cross_contributions));
       att.set("sublayerNorms", Floats(a.sublayer_norms));
     }

@@ -75,9 +75,10 @@ export interface Attention {
   cross: Float32Array[][];
   /** Attention rollout of the encoder: rollout[layer] is S × S, row-major; rows sum to 1. */
   rollout: Float32Array[];
-  /** With contributions: α_ij · ‖f_h(x_j)‖ per layer and head, shaped as encoder and cross. */
+  /** With contributions: α_ij · ‖f_h(x_j)‖ per layer and head, shaped as encoder, decoder and cross. */
   contributions?: {
     encoder: Float32Array[][];
+    decoder: Float32Array[][];
     cross: Float32Array[][];
     /** sublayerNorms[layer]: T × 4 — ‖x‖ entering self-attention, ‖what it adds‖, ‖x‖ entering cross-attention, ‖what it adds‖. */
     sublayerNorms: Float32Array[];

@@ -26,6 +26,7 @@ function splitAttention(a) {
     rollout: Array.from({ length: a.encoderLayers }, (_, l) => a.rollout.subarray(l * S * S, (l + 1) * S * S)),
     ...(a.encoderContributions && { contributions: {
       encoder: split(a.encoderContributions, a.encoderLayers, S, S),
+      decoder: split(a.decoderContributions, a.decoderLayers, T, T),
       cross: split(a.crossContributions, a.decoderLayers, T, S),
       sublayerNorms: Array.from({ length: a.decoderLayers }, (_, l) => a.sublayerNorms.subarray(l * T * 4, (l + 1) * T * 4)),
     } }),

@@ -57,6 +57,10 @@ int History::Add(int parent, int token, float log_prob,
     const float* n = model_.LastStepSublayerNorms(state, row);
     node.norms.assign(n, n + layers_ * 4);
   }
+  if (values_) {
+    const float* v = model_.LastStepValueNorms(state, row);
+    node.values.assign(v, v + layers_ * heads_);
+  }
   if (lens_k_ > 0) {
     const float* x = model_.LastStepHidden(state, row);
     node.hidden.assign(x, x + layers_ * model_.config().d_model);
@@ -119,6 +123,14 @@ Hypothesis History::Backtrack(int node, float score,
       for (size_t l = 0; l < layers_; ++l) {
         std::copy_n(&nodes_[chain[i]].norms[l * 4], 4,
                     &h.sublayer_norms[(l * T + i) * 4]);
+      }
+    }
+  }
+  if (values_) {  // step i read decoder input i
+    h.decoder_value_norms.resize(layers_ * heads_ * T);
+    for (size_t i = 0; i < T; ++i) {
+      for (size_t lh = 0; lh < layers_ * heads_; ++lh) {
+        h.decoder_value_norms[lh * T + i] = nodes_[chain[i]].values[lh];
       }
     }
   }

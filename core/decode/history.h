@@ -36,7 +36,8 @@ class History {
         capture_(run.capture_attention),
         confidence_(options.token_confidence),
         lens_k_(options.logit_lens),
-        norms_(run.capture_sublayer_norms) {}
+        norms_(run.capture_sublayer_norms),
+        values_(run.capture_value_norms) {}
 
   // Records token (cumulative log-prob `log_prob`) after `parent` (or -1),
   // produced by row `row` of the step state.step - 1. state.log_probs hold
@@ -68,6 +69,7 @@ class History {
     float entropy = 0.0f;       // of its step, with confidence
     std::vector<float> hidden;  // (layers, d) with the lens
     std::vector<float> norms;   // (layers, 4) with sublayer norms
+    std::vector<float> values;  // (layers, heads) with value norms
   };
 
   // The logit lens of the hypothesis `chain` (node indices) into *h.
@@ -80,6 +82,7 @@ class History {
   bool confidence_;
   size_t lens_k_;
   bool norms_;
+  bool values_;
   std::vector<Node> nodes_;
 };
 

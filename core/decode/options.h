@@ -67,6 +67,9 @@ struct Hypothesis {
   // step: ‖x‖ entering self-attention, ‖what it adds‖, ‖x‖ entering
   // cross-attention, ‖what it adds‖.
   std::vector<float> sublayer_norms;  // (decoder_layers, T, 4)
+  // Only with RunOptions::capture_value_norms: ‖(x_j W_V + b_V)^h W_O^h‖ of
+  // each decoder input j (BOS, tokens[0], ...) in each self-attention head.
+  std::vector<float> decoder_value_norms;  // (decoder_layers, heads, T)
 };
 
 // Number of next-token candidates kept per step when capturing.

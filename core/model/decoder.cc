@@ -103,6 +103,11 @@ DecoderState Model::StartDecoding(const EncoderOutput& enc,
   s.log_probs.resize(R * c.target_vocab);
   if (s.capture_hidden) s.hidden_out.resize(R * c.decoder_layers * d);
   if (s.capture_norms) s.sublayer_norms.resize(R * c.decoder_layers * 4);
+  s.capture_values = run.capture_value_norms;
+  if (s.capture_values) {
+    s.value_norms.resize(R * c.decoder_layers * c.heads);
+    s.value_scratch.resize(2 * c.heads * R * d + c.heads * R);
+  }
   if (s.capture) {
     s.self_probs.resize(R * c.decoder_layers * c.heads * max_steps);
     s.cross_probs.resize(R * c.decoder_layers * c.heads * enc.max_len);
@@ -163,6 +168,7 @@ void Model::Step(DecoderState& s, const int* tokens,
         AttendQuery(&q[r * d], rk, rv, d, t + 1, control, &ctx[r * d],
                     s.scores.data());
       }
+      if (s.capture_values) KeepValueNorms(s, l, v);
     };
     auto cross = [&](const float* q, float* ctx) {
       control.disabled = run.head_mask.Layer(AttentionKind::kCross, l, H);
@@ -186,6 +192,28 @@ void Model::Step(DecoderState& s, const int* tokens,
   }
   Project(s.x.data(), R, s.log_probs.data());
   ++s.step;
+}
+
+void Model::KeepValueNorms(DecoderState& s, size_t layer,
+                           const float* v) const {
+  const size_t R = s.rows, H = config_.heads, L = config_.decoder_layers;
+  float* norms = &s.value_scratch[2 * H * R * config_.d_model];  // (H, R)
+  HeadValueNorms(weights_.decoder[layer].self_attn, H, v, R, norms,
+                 s.value_scratch.data());
+  for (size_t r = 0; r < R; ++r) {
+    for (size_t h = 0; h < H; ++h) {
+      s.value_norms[(r * L + layer) * H + h] = norms[h * R + r];
+    }
+  }
+}
+
+const float* Model::LastStepValueNorms(const DecoderState& s,
+                                       size_t row) const {
+  if (!s.capture_values || row >= s.rows) {
+    throw Error("decoder: no captured value norms for row " +
+                std::to_string(row));
+  }
+  return &s.value_norms[row * config_.decoder_layers * config_.heads];
 }
 
 const float* Model::LastStepSublayerNorms(const DecoderState& s,

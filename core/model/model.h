@@ -70,6 +70,10 @@ class DecoderState {
   Buffer sublayer_norms;        // (R0, decoder_layers, 4) when captured:
                           // ‖x‖ entering self-attention, ‖self(x)‖,
                           // ‖x‖ entering cross-attention, ‖cross(x)‖
+  bool capture_values = false;  // keep the value norms of the step
+  Buffer value_norms;           // (R0, decoder_layers, heads) when captured:
+                                // ‖(x W_V + b_V)^h W_O^h‖ of the input
+  Buffer value_scratch;         // HeadValueNorms' scratch and result
   // Probabilities of the last step when captured:
   Buffer self_probs;   // (R, decoder_layers, heads, T), of which the first
                        // `step` of each T are valid
@@ -120,6 +124,11 @@ class Model {
   const float* LastStepSublayerNorms(const DecoderState& state,
                                      size_t row) const;
 
+  // Row `row`'s decoder self-attention value norms of the last step (of the
+  // input the row read), (decoder_layers, heads); throws heed::Error unless
+  // started with capture_value_norms.
+  const float* LastStepValueNorms(const DecoderState& state, size_t row) const;
+
   // log_probs [target_vocab] the output layer gives for a decoder hidden
   // state x [d] (after the final LayerNorm of pre-norm models): the logit
   // lens at a layer whose output is x. x is not changed.
@@ -152,6 +161,10 @@ class Model {
   // HeadValueNorms needs.
   void ProjectCross(EncoderOutput& enc, const RunOptions& run,
                     float* scratch) const;
+
+  // Keeps the value norms of v [rows, d], layer `layer`'s self-attention
+  // values of this step, in s.value_norms.
+  void KeepValueNorms(DecoderState& s, size_t layer, const float* v) const;
 
   // log_probs [rows, target_vocab] = log-softmax of the output projection of
   // the decoder's last hidden states x [rows, d] (after the final LayerNorm

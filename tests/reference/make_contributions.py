@@ -2,7 +2,8 @@
 """Golden norm-based contributions (Kobayashi et al. 2020) of the fixture
 models, computed with the PyTorch reference (models/recipe/transformer.py)
 independently of heed: for every attention block, ‖(x_j W_V + b_V)^h
-W_O^h‖ of each source token j, from the value inputs PyTorch's attention
+W_O^h‖ of each token j (source tokens, and decoder inputs for the decoder's
+self-attention), from the value inputs PyTorch's attention
 modules receive; and for every decoder layer and position of the forced
 target, the norms of the residual stream entering self- and
 cross-attention and of what each adds.
@@ -57,6 +58,7 @@ def contributions(name):
         layer.self_attn.register_forward_pre_hook(keep(("enc", l)))
     for l, layer in enumerate(model.decoder):
         layer.cross_attn.register_forward_pre_hook(keep(("cross", l)))
+        layer.self_attn.register_forward_pre_hook(keep(("dec", l)))
 
     def entering(key):
         def hook(module, args):  # Sublayer.forward(x, f)
@@ -87,6 +89,10 @@ def contributions(name):
             "cross": [head_norms(layer.cross_attn, values[("cross", l)][0],
                                  heads).tolist()
                       for l, layer in enumerate(model.decoder)],
+            # (decoder layers, heads, decoder inputs)
+            "decoder": [head_norms(layer.self_attn, values[("dec", l)][0],
+                                   heads).tolist()
+                        for l, layer in enumerate(model.decoder)],
             # (decoder layers, positions, 4)
             "sublayer_norms": [torch.stack(
                 [values[(k, l)][0].norm(dim=-1) for k in

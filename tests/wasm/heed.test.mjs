@@ -285,7 +285,8 @@ test("contributions equal the native build's", async () => {
   const r = await translator.translate(line, { to: "de", beam: 4, contributions: true });
   const got = r.attention.contributions;
   let worst = 0;
-  for (const kind of ["encoder", "cross"]) {
+  for (const kind of ["encoder", "decoder", "cross"]) {
+    assert.equal(got[kind].length, want[kind].length);
     want[kind].forEach((layer, l) => layer.forEach((head, h) => head.flat().forEach((v, k) => {
       worst = Math.max(worst, Math.abs(v - got[kind][l][h][k]));
     })));

@@ -60,10 +60,6 @@ export function mount(root, ctx) {
         note.textContent = "Type another sentence above and press Compare.";
         return;
       }
-      if (weighted && kind === "decoder") {
-        note.textContent = "What tokens add is computed for encoder self-attention and cross-attention.";
-        return;
-      }
       note.textContent = "translating…";
       const b = await other(sel, text);
       const a = weighted ? await explained(sel.sentence, sel.options) : sel.sentence;

@@ -8,12 +8,12 @@ import { css, viridis } from "./color.js";
 import { layerGrid } from "./table.js";
 import { drawHeatmap } from "./heatmap.js";
 
-// canvases: { raw, weighted, rollout }; kind "encoder" or "cross".
+// canvases: { raw, weighted, rollout }; kind "encoder", "decoder" or "cross".
 export function drawContributions(canvases, sentence, kind, layer, head, width) {
   const a = sentence.attention;
   const [rows, cols] = shape(a, kind);
   const { rows: rowLabels, cols: colLabels } = labels(sentence, kind);
-  const opts = { rowLabels, colLabels, width };
+  const opts = { rowLabels, colLabels, width, causal: kind === "decoder" };
   drawHeatmap(canvases.raw, pick(a, kind, layer, head), rows, cols, opts);
   const weighted = { ...a.contributions, shapes: a.shapes };
   drawHeatmap(canvases.weighted, pick(weighted, kind, layer, head), rows, cols, opts);
