@@ -68,10 +68,21 @@ int History::Add(int parent, int token, float log_prob,
   if (confidence_) {
     const float* lp = &state.log_probs[row * vocab_];
     node.prob = std::exp(lp[token]);
-    node.entropy = Entropy(lp, vocab_);
+    node.entropy = RowEntropy(state, row);
   }
   nodes_.push_back(std::move(node));
   return static_cast<int>(nodes_.size()) - 1;
+}
+
+float History::RowEntropy(const DecoderState& state, size_t row) {
+  if (entropy_step_ != state.step) {
+    entropy_step_ = state.step;
+    entropies_.assign(state.rows, std::nanf(""));
+  }
+  if (std::isnan(entropies_[row])) {
+    entropies_[row] = Entropy(&state.log_probs[row * vocab_], vocab_);
+  }
+  return entropies_[row];
 }
 
 void History::Tokens(int node, std::vector<int>* out) const {

@@ -72,6 +72,11 @@ class History {
     std::vector<float> values;  // (layers, heads) with value norms
   };
 
+  // The entropy of row `row`'s distribution at the state's last step,
+  // computed once however many nodes the row gives (beam search keeps up to
+  // K tokens of one row).
+  float RowEntropy(const DecoderState& state, size_t row);
+
   // The logit lens of the hypothesis `chain` (node indices) into *h.
   void AddLens(const std::vector<int>& chain, Hypothesis* h) const;
   const Model& model_;
@@ -84,6 +89,8 @@ class History {
   bool norms_;
   bool values_;
   std::vector<Node> nodes_;
+  size_t entropy_step_ = 0;       // the step entropies_ belong to
+  std::vector<float> entropies_;  // per row of that step, NaN until computed
 };
 
 }  // namespace heed

@@ -1,0 +1,91 @@
+// What each explanation costs, measured against the plain translation in
+// the same run (a benchmark, not a test): the same lines translated with
+// every option off, then with attention, token confidence, the logit lens
+// and contributions on, in interleaved rounds; prints each configuration's
+// median time and its ratio to the plain one.
+//   explain_bench [MODEL] [ROUNDS]   (default: the shipped int8 model, 5)
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "core/translator.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+const char* const kLines[] = {
+    "A dog runs through the park with a ball.",
+    "Two men are playing football on the beach.",
+    "A little girl in a red dress is climbing the stairs.",
+    "I would like to book a table for two people tonight.",
+    "My grandmother grew up in a small village near the mountains.",
+    "The European Central Bank raised interest rates again on Thursday.",
+    "Where is the train station?",
+    "A woman is reading a book in the garden while her children play.",
+};
+
+struct Config {
+  const char* name;
+  void (*set)(heed::TranslateOptions&);
+};
+
+const Config kConfigs[] = {
+    {"plain (every explanation off)", [](heed::TranslateOptions&) {}},
+    {"attention", [](heed::TranslateOptions& o) { o.attention = true; }},
+    {"token confidence",
+     [](heed::TranslateOptions& o) { o.token_confidence = true; }},
+    {"logit lens, top 5", [](heed::TranslateOptions& o) { o.logit_lens = 5; }},
+    {"attention + contributions",
+     [](heed::TranslateOptions& o) {
+       o.attention = true;
+       o.contributions = true;
+     }},
+};
+
+double Seconds(const heed::Translator& t, const heed::TranslateOptions& o) {
+  const auto t0 = Clock::now();
+  for (const char* line : kLines) t.Translate(line, o);
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const std::string model = argc > 1 ? argv[1]
+                                       : std::string(HEED_SOURCE_DIR) +
+                                             "/models/heed-en-de-int8.heed";
+    const int rounds = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
+    const heed::Translator t = heed::Translator::FromFile(model);
+    constexpr size_t n = std::size(kConfigs);
+    std::vector<std::vector<double>> times(n);
+    for (int round = 0; round < rounds; ++round) {
+      for (size_t c = 0; c < n; ++c) {
+        heed::TranslateOptions o;
+        o.to = "de";
+        kConfigs[c].set(o);
+        times[c].push_back(Seconds(t, o));
+      }
+    }
+    auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
+    const double plain = median(times[0]);
+    std::cout << "| configuration | median ms (" << std::size(kLines)
+              << " sentences, beam 4) | × plain |\n| --- | ---: | ---: |\n";
+    for (size_t c = 0; c < n; ++c) {
+      const double m = median(times[c]);
+      std::cout << "| " << kConfigs[c].name << " | " << m * 1000 << " | "
+                << m / plain << " |\n";
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "explain_bench: " << e.what() << "\n";
+    return 1;
+  }
+}
