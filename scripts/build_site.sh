@@ -11,4 +11,27 @@ mkdir -p "$site/lib" "$site/models"
 cp -r web/. "$site/"
 cp build/wasm/dist/*.js build/wasm/dist/*.wasm "$site/lib/"
 cp models/heed-en-de-int8.heed "$site/models/"
+# Compressed copies for servers that serve them (serve.mjs does): brotli
+# and gzip of the text and the engine. Not the model: int8 weights shrink
+# by a tenth at best, and its download progress counts its real bytes.
+node --input-type=module - "$site" <<'JS'
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+const walk = (dir) => readdirSync(dir).flatMap((f) => {
+  const p = join(dir, f);
+  return statSync(p).isDirectory() ? walk(p) : [p];
+});
+let plain = 0, br = 0;
+for (const file of walk(process.argv[2]).filter((f) => /\.(html|js|mjs|css|json|svg|wasm)$/.test(f))) {
+  const data = readFileSync(file);
+  const b = brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11,
+                                                 [constants.BROTLI_PARAM_SIZE_HINT]: data.length } });
+  writeFileSync(`${file}.br`, b);
+  writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+  plain += data.length;
+  br += b.length;
+}
+console.log(`site: page and engine ${plain} bytes, ${br} with brotli`);
+JS
 du -sb "$site" | awk '{printf "site: %s bytes in build/site\n", $1}'

@@ -1,5 +1,7 @@
 // A static file server for heed's page and module, on 127.0.0.1 only.
 //   node scripts/serve.mjs [--port N] [--root DIR]
+// Serves a compressed copy (FILE.br, FILE.gz) where there is one and the
+// client accepts it, and answers 304 to a client that has the file.
 // Without --root it serves the repository: the page is at /web/ (after
 // scripts/build_wasm.sh), the same page build_site.sh assembles.
 // Prints the address; --port 0 picks a free port.
@@ -41,13 +43,31 @@ const server = createServer((req, res) => {
   }
   try {
     if (statSync(file).isDirectory()) file = join(file, "index.html");
-    const size = statSync(file).size;
-    // Cross-origin isolation gives the page SharedArrayBuffer, with which a
-    // running translation is stopped at its next step (heed.js).
-    res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream",
-                         "content-length": size, "cache-control": "no-cache",
-                         "cross-origin-opener-policy": "same-origin",
-                         "cross-origin-embedder-policy": "require-corp" });
+    const stat = statSync(file);
+    // no-cache: the browser asks each time, and a file it has gets a 304.
+    const etag = `"${stat.size.toString(36)}-${Math.floor(stat.mtimeMs).toString(36)}"`;
+    const headers = {
+      "content-type": types[extname(file)] ?? "application/octet-stream",
+      "cache-control": "no-cache", etag, vary: "accept-encoding",
+      // Cross-origin isolation gives the page SharedArrayBuffer, with which
+      // a running translation is stopped at its next step (heed.js).
+      "cross-origin-opener-policy": "same-origin",
+      "cross-origin-embedder-policy": "require-corp",
+    };
+    if (req.headers["if-none-match"] === etag) {
+      res.writeHead(304, headers).end();
+      return;
+    }
+    // A copy build_site.sh compressed ahead, when the client takes it.
+    const accepted = String(req.headers["accept-encoding"] ?? "");
+    for (const [encoding, suffix] of [["br", ".br"], ["gzip", ".gz"]]) {
+      if (new RegExp(`\\b${encoding}\\b`).test(accepted) && existsSync(file + suffix)) {
+        headers["content-encoding"] = encoding;
+        file += suffix;
+        break;
+      }
+    }
+    res.writeHead(200, { ...headers, "content-length": statSync(file).size });
     createReadStream(file).pipe(res);
   } catch {
     res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");

@@ -547,6 +547,33 @@ test("the page also runs from the repository itself (serve.mjs without --root, a
   }
 });
 
+test("the page and engine are served compressed, and a second visit transfers almost nothing", async (t) => {
+  const context = await browser.newContext();
+  const visit = async (p) => {
+    const responses = [];
+    p.on("response", (r) => responses.push(r));
+    await p.goto(address);
+    await p.waitForSelector("body[data-ready=true]", { timeout: 60000 });
+    await p.waitForSelector("#target[data-done]", { timeout: 60000 });
+    let bytes = 0;
+    for (const r of responses) bytes += (await r.request().sizes()).responseBodySize;
+    return { bytes, responses };
+  };
+  try {
+    const page1 = await context.newPage();
+    const first = await visit(page1);
+    const wasm = first.responses.find((r) => r.url().endsWith("heed_engine.wasm"));
+    assert.equal(wasm.headers()["content-encoding"], "br");
+    await page1.close();
+    const second = await visit(await context.newPage());
+    t.diagnostic(`transferred: first visit ${(first.bytes / 1e6).toFixed(2)} MB, second ${(second.bytes / 1e3).toFixed(1)} KB`);
+    assert.ok(first.bytes < 8.47e6 + 0.5e6, `first visit ${first.bytes} bytes`);
+    assert.ok(second.bytes < 50e3, `second visit ${second.bytes} bytes`);
+  } finally {
+    await context.close();
+  }
+});
+
 test("the page fits a phone screen", async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   await translated(() => page.fill("#source", "Two men are playing football on the beach.").then(() => page.click("#translate")));
