@@ -11,6 +11,25 @@ mkdir -p "$site/lib" "$site/models"
 cp -r web/. "$site/"
 cp build/wasm/dist/*.js build/wasm/dist/*.wasm "$site/lib/"
 cp models/heed-en-de-int8.heed "$site/models/"
+# The service worker's list of files to keep and its version (a hash of
+# them), so that a new build replaces the old copies.
+node --input-type=module - "$site" <<'JS'
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+const site = process.argv[2];
+const walk = (dir) => readdirSync(dir).flatMap((f) => {
+  const p = join(dir, f);
+  return statSync(p).isDirectory() ? walk(p) : [p];
+});
+const files = walk(site).map((f) => relative(site, f)).filter((f) => f !== "sw.js" && !f.endsWith(".heed")).sort();
+const hash = createHash("sha256");
+for (const f of files) hash.update(f).update(readFileSync(join(site, f)));
+const sw = join(site, "sw.js");
+writeFileSync(sw, readFileSync(sw, "utf8")
+  .replace(/const VERSION = "[^"]*";/, `const VERSION = "${hash.digest("hex").slice(0, 16)}";`)
+  .replace(/const FILES = \[\];/, `const FILES = ${JSON.stringify(["./", ...files])};`));
+JS
 # Compressed copies for servers that serve them (serve.mjs does): brotli
 # and gzip of the text and the engine. Not the model: int8 weights shrink
 # by a tenth at best, and its download progress counts its real bytes.

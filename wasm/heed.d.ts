@@ -1,6 +1,7 @@
 // Types of heed's ES module (heed.js).
 
-export interface Progress { loaded: number; total: number }
+/** Model download progress; fromCache when the browser's kept copy is read (still current, or offline). */
+export interface Progress { loaded: number; total: number; fromCache?: boolean }
 
 export interface CreateOptions {
   /** URL (fetched), path (Node), ArrayBuffer or Uint8Array of a .heed file. */

@@ -31,6 +31,25 @@ async function loadEngine() {
   return createHeedEngine(options);
 }
 
+// The model's response: from the Cache API when the kept copy is still the
+// server's (a 304) or the network is down, else downloaded and kept.
+async function fetchKept(model) {
+  const cache = globalThis.caches ? await globalThis.caches.open("heed-models").catch(() => null) : null;
+  const kept = cache ? await cache.match(String(model)) : undefined;
+  const etag = kept?.headers.get("etag");
+  let fresh;
+  try {
+    fresh = await fetch(model, etag ? { headers: { "if-none-match": etag } } : {});
+  } catch (e) {
+    if (kept) return { response: kept, fromCache: true };  // offline
+    throw new Error(`heed: cannot fetch model ${model}: ${e.message}`);
+  }
+  if (kept && (fresh.status === 304 || !fresh.ok)) return { response: kept, fromCache: true };
+  if (!fresh.ok) throw new Error(`heed: cannot fetch model ${model}: HTTP ${fresh.status}`);
+  if (cache) await cache.put(String(model), fresh.clone()).catch(() => {});
+  return { response: fresh, fromCache: false };
+}
+
 async function readModel(model, onProgress) {
   if (model instanceof Uint8Array) return model;
   if (model instanceof ArrayBuffer) return new Uint8Array(model);
@@ -54,16 +73,7 @@ async function readModel(model, onProgress) {
     onProgress?.({ loaded: bytes.length, total: bytes.length });
     return bytes;
   }
-  // A second visit reads the model from the Cache API instead of the network.
-  const cache = globalThis.caches ? await globalThis.caches.open("heed-models").catch(() => null) : null;
-  let response = cache ? await cache.match(String(model)) : undefined;
-  if (!response) {
-    response = await fetch(model);
-    if (!response.ok) throw new Error(`heed: cannot fetch model ${model}: HTTP ${response.status}`);
-    if (cache) {
-      await cache.put(String(model), response.clone()).catch(() => {});
-    }
-  }
+  const { response, fromCache } = await fetchKept(model);
   const total = Number(response.headers.get("content-length")) || 0;
   const reader = response.body.getReader();
   const chunks = [];
@@ -73,7 +83,7 @@ async function readModel(model, onProgress) {
     if (done) break;
     chunks.push(value);
     loaded += value.length;
-    onProgress?.({ loaded, total });
+    onProgress?.({ loaded, total, fromCache });
   }
   const bytes = new Uint8Array(loaded);
   let at = 0;

@@ -59,13 +59,17 @@ function formatBytes(n) {
 
 async function load() {
   const status = $("load-status"), bar = $("load-progress");
+  let fromCacheSeen = false;
   const translator = await createTranslator({
     model: MODEL,
-    onProgress: ({ loaded, total }) => {
+    onProgress: ({ loaded, total, fromCache }) => {
       bar.value = total ? loaded / total : 0;
-      status.textContent = `Loading the model: ${formatBytes(loaded)}${total ? ` of ${formatBytes(total)}` : ""}`;
+      status.textContent = `${fromCache ? "Reading the model from this browser's cache" : "Loading the model"}: ` +
+        `${formatBytes(loaded)}${total ? ` of ${formatBytes(total)}` : ""}`;
+      fromCacheSeen ||= fromCache;
     },
   });
+  if (fromCacheSeen) $("model-source").textContent = "The model came from this browser's cache (no download).";
   bar.value = 1;
   $("loading").classList.add("done");
   const info = translator.info(), c = info.config;
@@ -248,6 +252,9 @@ $("copy-link").addEventListener("click", async () => {
   setTimeout(() => { $("copy-link").textContent = "Copy link"; }, 1500);
 });
 
+// The page and the engine are kept for offline use after the first visit
+// (sw.js); a browser without service workers simply loads them each time.
+navigator.serviceWorker?.register("sw.js").catch(() => {});
 openLink();
 fillExamples();
 try {
