@@ -14,6 +14,10 @@ export interface CreateOptions {
    * AbortSignal stops a running request.
    */
   worker?: boolean;
+  /** Where the engine (heed_engine.wasm) is served, when not beside heed.js (a URL, or a path in Node). */
+  wasmUrl?: string | URL;
+  /** Where worker.js is served, when not beside heed.js; it imports heed.js from beside itself. */
+  workerUrl?: string | URL;
 }
 
 export interface HeadRef {

@@ -14,21 +14,47 @@ import { prepareSentence, summarise } from "./result.js";
 
 const isNode = typeof process !== "undefined" && !!process.versions?.node;
 
-async function loadEngine() {
-  const options = {};
+// The engine's bytes, fetched (or read, in Node) here so that a missing or
+// broken file rejects at once with its address.
+async function engineBytes(wasmUrl) {
+  try {
+    if (isNode && wasmUrl.protocol === "file:") {
+      const { readFile } = await import("node:fs/promises");
+      return await readFile(wasmUrl);
+    }
+    const response = await fetch(wasmUrl);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return new Uint8Array(await response.arrayBuffer());
+  } catch (e) {
+    throw new Error(`heed: cannot load the engine from ${wasmUrl}: ${e.message}`);
+  }
+}
+
+// An address given by the caller: a URL, or (in Node) a file path.
+async function toUrl(value) {
+  if (value instanceof URL || /^[a-z][a-z0-9+.-]*:/i.test(String(value))) return new URL(value);
+  if (!isNode) return new URL(value, globalThis.location?.href);
+  const { pathToFileURL } = await import("node:url");
+  return pathToFileURL(value);
+}
+
+async function loadEngine(wasmUrl) {
+  const url = wasmUrl ? await toUrl(wasmUrl) : new URL("./heed_engine.wasm", import.meta.url);
   if (isNode) {
     // Emscripten's ES module output reads __dirname and require, which
     // Node's ES modules lack.
     const { createRequire } = await import("node:module");
     const { fileURLToPath } = await import("node:url");
-    const { readFile } = await import("node:fs/promises");
-    const wasmUrl = new URL("./heed_engine.wasm", import.meta.url);
     globalThis.__dirname ??= fileURLToPath(new URL(".", import.meta.url));
     globalThis.require ??= createRequire(import.meta.url);
-    options.wasmBinary = await readFile(wasmUrl);
   }
+  const wasmBinary = await engineBytes(url);
   const { default: createHeedEngine } = await import("./heed_engine.js");
-  return createHeedEngine(options);
+  // Emscripten reports a module it cannot compile through onAbort.
+  return new Promise((resolve, reject) => {
+    const fail = (what) => reject(new Error(`heed: cannot start the engine from ${url}: ${what}`));
+    createHeedEngine({ wasmBinary, onAbort: fail }).then(resolve, (e) => fail(e?.message ?? e));
+  });
 }
 
 // The model's response: from the Cache API when the kept copy is still the
@@ -135,8 +161,8 @@ function canShareMemory() {
 // A module worker running worker.js: a Web Worker, or in Node a
 // worker_threads Worker given the same interface (and kept from holding the
 // process open while no request is pending).
-async function spawnWorker() {
-  const url = new URL("./worker.js", import.meta.url);
+async function spawnWorker(workerUrl) {
+  const url = workerUrl ?? new URL("./worker.js", import.meta.url);
   if (!isNode) return new Worker(url, { type: "module" });
   const { Worker: NodeWorker } = await import("node:worker_threads");
   const w = new NodeWorker(url);
@@ -151,12 +177,15 @@ async function spawnWorker() {
  * Web Worker by default (worker: true), so the page never blocks; in Node
  * it runs in the calling thread. The API is the same either way.
  */
-export async function createTranslator({ model, onProgress, worker } = {}) {
+export async function createTranslator({ model, onProgress, worker, wasmUrl, workerUrl } = {}) {
   const useWorker = worker ?? (!isNode && typeof Worker !== "undefined");
-  return useWorker ? createWorkerTranslator(model, onProgress) : createLocalTranslator(model, onProgress);
+  const where = { wasmUrl: wasmUrl && String(await toUrl(wasmUrl)),
+                  workerUrl: workerUrl && await toUrl(workerUrl) };
+  return useWorker ? createWorkerTranslator(model, onProgress, where)
+    : createLocalTranslator(model, onProgress, where.wasmUrl);
 }
 
-async function createWorkerTranslator(model, onProgress) {
+async function createWorkerTranslator(model, onProgress, { wasmUrl, workerUrl }) {
   const share = canShareMemory();
   // What each (re)started worker loads: a URL or path, or bytes of our own
   // (copied again for a restart, which is needed only without shared memory).
@@ -180,7 +209,7 @@ async function createWorkerTranslator(model, onProgress) {
     if (isNode && pending.size === 0) w?.unref();
   };
   const start = async () => {
-    w = await spawnWorker();
+    w = await spawnWorker(workerUrl);
     w.onmessage = ({ data }) => {
       const p = pending.get(data.id);
       if (!p) return;
@@ -190,9 +219,9 @@ async function createWorkerTranslator(model, onProgress) {
       if (data.error !== undefined) p.reject(remoteError(data));
       else p.resolve(data.result);
     };
-    w.onerror = (e) => failAll(new Error(`heed: worker failed: ${e.message}`));
+    w.onerror = (e) => failAll(new Error(`heed: the worker ${workerUrl ?? "worker.js"} failed: ${e.message ?? "it could not be loaded"}`));
     const bytes = typeof source === "string" || share ? source : source.slice(0);
-    info = await call("create", [bytes], typeof bytes === "string" ? [] : [bytes]);
+    info = await call("create", [bytes, wasmUrl], typeof bytes === "string" ? [] : [bytes]);
   };
   // Without shared memory a running request is stopped by ending its
   // worker; a new one loads the model again for the next request.
@@ -268,8 +297,8 @@ async function createWorkerTranslator(model, onProgress) {
   };
 }
 
-async function createLocalTranslator(model, onProgress) {
-  let [engineModule, bytes] = await Promise.all([loadEngine(), readModel(model, onProgress)]);
+async function createLocalTranslator(model, onProgress, wasmUrl) {
+  let [engineModule, bytes] = await Promise.all([loadEngine(wasmUrl), readModel(model, onProgress)]);
   const address = engineModule._malloc(bytes.length);
   if (!address) throw new Error("heed: out of memory for the model");
   engineModule.HEAPU8.set(bytes, address);

@@ -18,7 +18,7 @@ port.addEventListener("message", async ({ data: { id, op, args } }) => {
   try {
     if (op === "create") {
       translator = await createTranslator({
-        model: args[0], worker: false,
+        model: args[0], wasmUrl: args[1], worker: false,
         onProgress: (progress) => post({ id, progress }),
       });
       post({ id, result: translator.info() });

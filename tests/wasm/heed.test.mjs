@@ -626,3 +626,17 @@ test("property: random options either translate or are refused as RangeError or 
   assert.ok(ok > 100 && refused > 100);
   assert.equal((await translator.translate("A dog.", { to: "de" })).text, want);
 });
+
+test("wasmUrl and workerUrl point at the engine; a bad one rejects at once, naming it", async () => {
+  const dist = join(root, "build/wasm/dist");
+  const good = await createTranslator({ model, wasmUrl: join(dist, "heed_engine.wasm") });
+  assert.equal((await good.translate("A dog.", { to: "de" })).text, (await translator.translate("A dog.", { to: "de" })).text);
+  good.dispose();
+  await assert.rejects(createTranslator({ model, wasmUrl: "/nonexistent/heed_engine.wasm" }),
+                       /cannot load the engine from file:\/\/\/nonexistent\/heed_engine\.wasm/);
+  await assert.rejects(createTranslator({ model, wasmUrl: shippedInt8 }), /cannot start the engine from .*heed-en-de-int8\.heed/);
+  await assert.rejects(createTranslator({ model, worker: true, wasmUrl: "/nonexistent/e.wasm" }),
+                       /cannot load the engine from file:\/\/\/nonexistent\/e\.wasm/);
+  await assert.rejects(createTranslator({ model, worker: true, workerUrl: "/nonexistent/worker.js" }),
+                       /the worker file:\/\/\/nonexistent\/worker\.js failed/);
+});

@@ -595,6 +595,22 @@ test("after one visit the page opens and translates offline, saying the model ca
   }
 });
 
+test("in the browser, a missing engine or worker rejects at once, naming the address", async () => {
+  const logged = errors.length;
+  const messages = await page.evaluate(async () => {
+    const { createTranslator } = await import("./lib/heed.js");
+    const model = "models/heed-en-de-int8.heed";
+    const message = (options) => createTranslator({ model, ...options }).then(() => "loaded", (e) => e.message);
+    return [await message({ wasmUrl: "lib/missing.wasm" }), await message({ wasmUrl: "lib/missing.wasm", worker: false }),
+            await message({ workerUrl: "lib/missing-worker.js" })];
+  });
+  assert.match(messages[0], /cannot load the engine from http:.*\/lib\/missing\.wasm: HTTP 404/);
+  assert.match(messages[1], /cannot load the engine from http:.*\/lib\/missing\.wasm: HTTP 404/);
+  assert.match(messages[2], /the worker http:.*\/lib\/missing-worker\.js failed/);
+  // The browser logs the 404s this test asked for; only those.
+  assert.ok(errors.splice(logged).every((e) => /404|missing/.test(e)));
+});
+
 test("the page fits a phone screen", async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   await translated(() => page.fill("#source", "Two men are playing football on the beach.").then(() => page.click("#translate")));
