@@ -34,6 +34,8 @@ if ((${#missing[@]})); then
     --no-install-recommends "${missing[@]}"
 fi
 
-# playwright-core drives Debian's Chromium in the browser tests.
+# playwright-core drives Debian's Chromium in the browser tests; typescript
+# checks a consumer of heed.d.ts.
 cd "$(dirname "$0")/.."
-[[ -d node_modules/playwright-core ]] || npm ci --no-audit --no-fund
+[[ -d node_modules/playwright-core && -d node_modules/typescript ]] ||
+  npm ci --no-audit --no-fund

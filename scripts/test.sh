@@ -32,6 +32,7 @@ python3 -m unittest tests/everyday_test.py
 echo "== WebAssembly module against the native build, and the page in Chromium (node --test)"
 bash scripts/build_wasm.sh
 bash scripts/build_site.sh
+node_modules/.bin/tsc -p tests/consumers/typescript  # heed.d.ts, --strict
 node --test tests/wasm/ tests/web/
 
 echo "== ASan/UBSan build and doctest suite"

@@ -145,8 +145,33 @@ export interface Result {
   timings: { tokenizeMs: number; encodeMs: number; decodeMs: number; totalMs: number };
 }
 
+/** The model's configuration (as `heed info` prints it). */
+export interface ModelConfig {
+  d_model: number;
+  heads: number;
+  d_ff: number;
+  encoder_layers: number;
+  decoder_layers: number;
+  source_vocab: number;
+  target_vocab: number;
+  activation: "relu" | "gelu" | "gelu_tanh" | "silu";
+  pre_norm: boolean;
+  layer_norm_eps: number;
+  scale_embeddings: boolean;
+  shared_embeddings: boolean;
+  tied_output: boolean;
+  output_bias: boolean;
+  pad_id: number;
+  bos_id: number;
+  eos_id: number;
+  unk_id: number;
+  /** Target language code → the source piece that asks for it, e.g. { de: "<2de>" }. */
+  target_tags: Record<string, string>;
+  trained_max_length: number;
+}
+
 export interface Info {
-  config: Record<string, unknown>;
+  config: ModelConfig;
   languages: string[];
   parameters: number;
   fileSize: number;
