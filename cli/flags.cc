@@ -1,5 +1,6 @@
 #include "cli/flags.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "core/error.h"
@@ -7,10 +8,14 @@
 namespace heed::cli {
 namespace {
 
+// Digits only: strtoull alone would take "+4", " 4" and "-1" (wrapped).
 size_t ToSize(const std::string& name, const std::string& value) {
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(value.c_str(), &end, 10);
-  if (value.empty() || *end != '\0' || value[0] == '-' || v > 1000000) {
+  const bool digits = !value.empty() && value.size() <= 10 &&
+                      std::all_of(value.begin(), value.end(),
+                                  [](char c) { return c >= '0' && c <= '9'; });
+  const unsigned long long v =
+      digits ? std::strtoull(value.c_str(), nullptr, 10) : 0;
+  if (!digits || v > (1ULL << 30)) {
     throw UsageError("option '" + name + "' needs a count, not '" + value +
                      "'");
   }

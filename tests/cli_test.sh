@@ -63,6 +63,8 @@ expect "unknown option" 2 "unknown option '--bogus'" -- "$heed" translate --bogu
 expect "missing model flag" 2 'model is required' -- "$heed" translate
 expect "bad count" 2 "needs a count" -- "$heed" translate --model "$model" --beam x
 expect "empty count" 2 "needs a count" -- "$heed" translate --model "$model" --beam ''
+expect "a signed count" 2 "needs a count, not '\\+4'" -- "$heed" translate --model "$model" --beam +4
+expect "a count with a space" 2 "needs a count" -- "$heed" translate --model "$model" --beam " 4"
 expect "options checked before the model loads" 2 "beam size 0" -- \
   "$heed" translate --model "$tmp/none.heed" --beam 0
 expect "empty attention file name" 2 "needs a file name" -- \
@@ -83,10 +85,10 @@ expect "a line-by-line co-process gets each translation at once" 0 'got .' -- \
   bash -c "coproc H { exec '$heed' translate --model '$model' --to de; }; echo 'A dog runs.' >&\${H[1]}; read -t 20 -u \${H[0]} out && echo \"got \$out\""
 (head -c 300000 /dev/zero | tr '\0' a; echo) >"$tmp/long.txt"
 expect "SIGINT stops a 300,000-character line" 130 'interrupted' -- \
-  timeout --preserve-status -s INT 2 "$heed" translate --model "$model" --to de <"$tmp/long.txt"
+  timeout --preserve-status -s INT 5 "$heed" translate --model "$model" --to de <"$tmp/long.txt"
 yes 'A dog runs in the park with a ball.' | head -50000 >"$tmp/many.txt"
 expect "SIGINT keeps what was written and closes the attention JSON" 130 'ok' -- \
-  bash -c "timeout --preserve-status -s INT 2 '$heed' translate --model '$model' --to de --attention-json '$tmp/int.json' <'$tmp/many.txt' >'$tmp/int.out' 2>'$tmp/int.err'; s=\$?; grep -q '^heed: interrupted' '$tmp/int.err' && python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))) == int(sys.argv[2])' '$tmp/int.json' \$(wc -l <'$tmp/int.out') && echo ok; exit \$s"
+  bash -c "timeout --preserve-status -s INT 5 '$heed' translate --model '$model' --to de --attention-json '$tmp/int.json' <'$tmp/many.txt' >'$tmp/int.out' 2>'$tmp/int.err'; s=\$?; grep -q '^heed: interrupted' '$tmp/int.err' && python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))) == int(sys.argv[2])' '$tmp/int.json' \$(wc -l <'$tmp/int.out') && echo ok; exit \$s"
 yes 'A dog runs in the park.' | head -64 >"$tmp/64.txt"
 expect "beam 64 with --max-batch 1024 stays within 450 MB (1,024 hypotheses at once)" 0 'ok' -- \
   python3 -c "
