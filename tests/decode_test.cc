@@ -385,6 +385,20 @@ TEST_CASE("repetition rules change exactly the tokens they name") {
     if (n == 2 || n == 3) want[5] = -kInf;  // after "4" and after "3 4"
     CHECK_MESSAGE(lp == want, "n = " << n);
   }
+  // With any n, a token that ends the hypothesis twice may not come a
+  // third time (n = 3 alone would allow it: "Abend Abend Abend").
+  for (size_t n = 3; n <= 4; ++n) {
+    std::vector<float> lp(8, -1.0f);
+    DecodingOptions o;
+    o.no_repeat_ngram_size = n;
+    PenalizeRepeats({3, 6, 6}, o, lp.data(), lp.size());
+    std::vector<float> want(8, -1.0f);
+    want[6] = -kInf;
+    CHECK_MESSAGE(lp == want, "n = " << n);
+    lp.assign(8, -1.0f);
+    PenalizeRepeats({6, 3, 6}, o, lp.data(), lp.size());
+    CHECK(lp == std::vector<float>(8, -1.0f));
+  }
   std::vector<float> lp = {-1.0f, -2.0f, -0.5f, -3.0f, -0.25f, -4.0f};
   DecodingOptions o;
   o.repetition_penalty = 2.0f;
@@ -407,6 +421,8 @@ TEST_CASE("a model that wants to loop does not, with the rules on") {
   o.no_repeat_ngram_size = 1;
   CHECK(Search(model, enc, o, {})[0][0].tokens == std::vector<int>{1, 2});
   o.no_repeat_ngram_size = 2;
+  CHECK(Search(model, enc, o, {})[0][0].tokens == std::vector<int>{1, 1, 2});
+  o.no_repeat_ngram_size = 3;  // no 3-gram twice, and no token 3 in a row
   CHECK(Search(model, enc, o, {})[0][0].tokens == std::vector<int>{1, 1, 2});
   o.no_repeat_ngram_size = 0;
   o.repetition_penalty = 1.5f;

@@ -43,6 +43,9 @@ class Checks(unittest.TestCase):
         self.assertEqual(everyday.language("Wo ist der Bahnhof?"), "de")
         self.assertEqual(everyday.language("Where is the station?"), "en")
         self.assertIsNone(everyday.language("Danke!"))
+        # "an" and "was" are German words too.
+        self.assertNotEqual(everyday.language("Mein Flug geht an sieben vorbei."), "en")
+        self.assertNotEqual(everyday.language("Was ist das?"), "en")
         self.assertEqual(everyday.problems("", "de"), ["empty"])
         self.assertEqual(everyday.problems("Hello world. How is it?", "de"),
                          ["reads as en, not de"])

@@ -33,7 +33,7 @@ export interface TranslateOptions {
   beam?: number;
   nbest?: number;
   lengthPenalty?: number;
-  /** No n-gram of this many tokens occurs twice in a translation (default 3, chosen on the dev sets; 0: off). */
+  /** No n-gram of this many tokens occurs twice in a translation, nor any token three times in a row (default 3, chosen on the dev sets; 0: off). */
   noRepeatNgramSize?: number;
   /** Log-probabilities of tokens already produced are multiplied by this (1: off, the default; > 1 discourages repeats). */
   repetitionPenalty?: number;

@@ -16,7 +16,8 @@ struct DecodingOptions {
   float max_length_ratio = 2.0f;    // at most ratio · source length + extra
   size_t max_length_extra = 10;     //   target tokens per sentence
   size_t nbest = 1;                 // hypotheses returned, 1..beam_size
-  size_t no_repeat_ngram_size = 3;  // 0: off; n: no n-gram occurs twice (3
+  size_t no_repeat_ngram_size = 3;  // 0: off; n: no n-gram occurs twice,
+                                    // nor any token three times in a row (3
                                     // was best on the dev sets)
   float repetition_penalty = 1.0f;  // 1: off; p > 1: log p of tokens already
                                     // produced multiplied by p

@@ -30,6 +30,18 @@ void BanRepeatedNgrams(const std::vector<int>& tokens, size_t n,
   }
 }
 
+// Bans the hypothesis's last token when it already ends it twice in a row:
+// with n ≥ 3 an n-gram rule alone lets "Abend Abend Abend" through.
+void BanThirdInARow(const std::vector<int>& tokens, float* log_probs,
+                    size_t vocab) {
+  const size_t n = tokens.size();
+  if (n < 2 || tokens[n - 1] != tokens[n - 2]) return;
+  const int banned = tokens[n - 1];
+  if (banned >= 0 && static_cast<size_t>(banned) < vocab) {
+    log_probs[banned] = -std::numeric_limits<float>::infinity();
+  }
+}
+
 }  // namespace
 
 void PenalizeRepeats(const std::vector<int>& tokens,
@@ -44,6 +56,8 @@ void PenalizeRepeats(const std::vector<int>& tokens,
     }
   }
   BanRepeatedNgrams(tokens, options.no_repeat_ngram_size, log_probs, vocab);
+  if (options.no_repeat_ngram_size > 0)
+    BanThirdInARow(tokens, log_probs, vocab);
 }
 
 }  // namespace heed

@@ -3,12 +3,13 @@ a loop, the wrong language. Used by tests/everyday_test.py and the model
 card's everyday table."""
 import re
 
-# Frequent function words that belong to one language only.
+# Frequent function words that belong to one language only ("an" and
+# "was" are words of both).
 GERMAN = set("der die das den dem des und ist nicht ich du er sie es wir ihr "
              "ein eine einen einem einer mit zu von für auf im ins zum zur "
-             "bitte haben habe hat bin sind wie wo was kann können mir mich "
+             "bitte haben habe hat bin sind wie wo kann können mir mich "
              "dich uns euch heute morgen sehr gibt".split())
-ENGLISH = set("the and is not you he she it we they a an with to of for on "
+ENGLISH = set("the and is not you he she it we they a with to of for on "
               "please have has are how where what can me my your "
               "our today tomorrow very there this that".split())
 
