@@ -223,13 +223,13 @@ async function createWorkerTranslator(model, onProgress, { wasmUrl, workerUrl })
     const bytes = typeof source === "string" || share ? source : source.slice(0);
     info = await call("create", [bytes, wasmUrl], typeof bytes === "string" ? [] : [bytes]);
   };
-  // Without shared memory a running request is stopped by ending its
-  // worker; a new one loads the model again for the next request.
   const failAll = (error) => {
     for (const p of pending.values()) p.reject(error);
     pending.clear();
     if (isNode) w?.unref();
   };
+  // Without shared memory a running request is stopped by ending its
+  // worker; a new one loads the model again for the next request.
   const restart = () => {
     w.terminate();
     failAll(abortError());
