@@ -110,6 +110,7 @@ void CheckCharsMap(std::string_view blob, const std::string& what) {
     throw Error(what + ": trie size " + std::to_string(trie_bytes) +
                 " does not fit its " + std::to_string(blob.size()) + " bytes");
   }
+  if (trie_bytes == 0) throw Error(what + ": the trie points outside itself");
   const std::string_view strings = blob.substr(trie_bytes);
   if (strings.empty() || strings.back() != '\0') {
     throw Error(what + ": its string table is not NUL-terminated");
