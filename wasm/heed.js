@@ -120,6 +120,25 @@ async function readModel(model, onProgress) {
   return bytes;
 }
 
+// The user's onSentence runs inside a call that must not be unwound by it
+// (the engine's, or the worker's message loop): what it throws is kept,
+// later sentences are not handed to it, and rethrow() throws it afterwards.
+function guardCallback(onSentence) {
+  let thrown = null, index = 0;
+  return {
+    each(sentence) {
+      try {
+        if (!thrown) onSentence(sentence, index++);
+      } catch (e) {
+        thrown = { e };
+      }
+    },
+    rethrow() {
+      if (thrown) throw thrown.e;
+    },
+  };
+}
+
 // The worker's error as the type it was thrown as.
 function remoteError({ error, name }) {
   if (name === "TypeError") return new TypeError(error);
@@ -250,16 +269,12 @@ async function createWorkerTranslator(model, onProgress, { wasmUrl, workerUrl })
       // Sentences arrive (transferred) as their batches finish; the
       // result comes without them and is completed here.
       const sentences = [];
-      let thrown = null;
+      const guard = guardCallback(onSentence);
       const r = await call("translate", [text, rest, true, flag], [], (s) => {
         sentences.push(s);
-        try {
-          if (!thrown) onSentence(s, sentences.length - 1);
-        } catch (e) {
-          thrown = { e };
-        }
+        guard.each(s);
       });
-      if (thrown) throw thrown.e;
+      guard.rethrow();
       r.sentences = sentences;
       return summarise(r);
     } finally {
@@ -332,21 +347,13 @@ async function createLocalTranslator(model, onProgress, wasmUrl) {
         live();
         checkCallback(onSentence);
         checkText(text);
-        // The user's callback runs inside the engine's call: what it throws
-        // is kept and rethrown after the engine has returned.
-        let thrown = null, index = 0;
-        const each = onSentence && ((s) => {
-          try {
-            if (!thrown) onSentence(prepareSentence(s), index++);
-          } catch (e) {
-            thrown = { e };
-          }
-        });
+        const guard = onSentence && guardCallback(onSentence);
+        const each = guard && ((s) => guard.each(prepareSentence(s)));
         // Polled between decoding steps: an abort from a callback (or, in
         // the worker, from the page through shared memory) stops the call.
         const cancelled = signal && (() => signal.aborted);
         const r = use((e) => e.translate(text, checkOptions(rest), each, cancelled));
-        if (thrown) throw thrown.e;
+        guard?.rethrow();
         if (r.cancelled) throw abortError();
         if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
         if (!onSentence) r.sentences.forEach(prepareSentence);
