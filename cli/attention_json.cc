@@ -25,6 +25,11 @@ nlohmann::json Nested(const std::vector<float>& v, size_t layers, size_t heads,
   return out;
 }
 
+const char* KindName(AttentionKind kind) {
+  static const char* kNames[3] = {"encoder", "decoder", "cross"};
+  return kNames[static_cast<int>(kind)];
+}
+
 // {"top": [layer][step][k] {piece, probability}, "tokenProbabilities":
 // [layer][step]} (docs/attention.md).
 nlohmann::json LensJson(const heed::LogitLens& lens) {
@@ -78,7 +83,24 @@ nlohmann::json AttentionJson(const Result& r) {
                            a.target, a.source)},
           // (layers, T, 4): nested as one "layer" of decoder_layers "heads"
           {"sublayerNorms",
-           Nested(a.sublayer_norms, 1, a.decoder_layers, a.target, 4)[0]}};
+           Nested(a.sublayer_norms, 1, a.decoder_layers, a.target, 4)[0]},
+          // ‖Σ_h‖ per layer: (layers, rows, cols)
+          {"layer",
+           {{"encoder", Nested(a.encoder_layer_contributions, 1,
+                               a.encoder_layers, a.source, a.source)[0]},
+            {"decoder", Nested(a.decoder_layer_contributions, 1,
+                               a.decoder_layers, a.target, a.target)[0]},
+            {"cross", Nested(a.cross_layer_contributions, 1, a.decoder_layers,
+                             a.target, a.source)[0]}}}};
+    }
+    if (a.query_key) {
+      const size_t dh = a.head_dim;
+      maps["queryKey"] = {
+          {"kind", KindName(a.query_key->kind)},
+          {"layer", a.query_key->layer},
+          {"head", a.query_key->head},
+          {"queries", Nested(a.queries, 1, 1, a.queries.size() / dh, dh)[0][0]},
+          {"keys", Nested(a.keys, 1, 1, a.keys.size() / dh, dh)[0][0]}};
     }
     sentences.push_back({{"source", s.source},
                          {"sourcePieces", s.source_pieces},

@@ -32,6 +32,25 @@ float ToFloat(const std::string& name, const std::string& value) {
   return v;
 }
 
+// "KIND:LAYER:HEAD", KIND one of encoder, decoder, cross.
+HeadRef ToHead(const std::string& name, const std::string& value) {
+  const size_t a = value.find(':');
+  const size_t b = a == std::string::npos ? a : value.find(':', a + 1);
+  const std::string kind = value.substr(0, a);
+  static const char* kKinds[3] = {"encoder", "decoder", "cross"};
+  int k = -1;
+  for (int i = 0; i < 3; ++i) k = kind == kKinds[i] ? i : k;
+  if (k < 0 || b == std::string::npos) {
+    throw UsageError("option '" + name +
+                     "' needs KIND:LAYER:HEAD (KIND encoder, decoder or "
+                     "cross), not '" +
+                     value + "'");
+  }
+  return {static_cast<AttentionKind>(k),
+          ToSize(name, value.substr(a + 1, b - a - 1)),
+          ToSize(name, value.substr(b + 1))};
+}
+
 }  // namespace
 
 Flags ParseFlags(const std::vector<std::string>& args) {
@@ -49,7 +68,8 @@ Flags ParseFlags(const std::vector<std::string>& args) {
                                  "--repetition-penalty",
                                  "--prefix",
                                  "--logit-lens",
-                                 "--contributions"};
+                                 "--contributions",
+                                 "--query-key"};
   Flags flags;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& name = args[i];
@@ -94,6 +114,12 @@ TranslateOptions ReadOptions(const Flags& flags) {
   options.contributions = contributions == 1;
   if (options.contributions && flags.count("--attention-json") == 0) {
     throw UsageError("--contributions writes into --attention-json: give both");
+  }
+  if (flags.count("--query-key") != 0) {
+    if (flags.count("--attention-json") == 0) {
+      throw UsageError("--query-key writes into --attention-json: give both");
+    }
+    options.query_key = ToHead("--query-key", flags.at("--query-key"));
   }
   if (options.logit_lens > 0 && flags.count("--attention-json") == 0) {
     throw UsageError("--logit-lens writes into --attention-json: give both");

@@ -10,6 +10,18 @@
 namespace heed {
 namespace {
 
+// Throws unless head h exists in the model.
+void CheckHead(const ModelConfig& c, const HeadRef& h, const char* what) {
+  const size_t layers[3] = {c.encoder_layers, c.decoder_layers,
+                            c.decoder_layers};
+  const int kind = static_cast<int>(h.kind);
+  if (kind < 0 || kind > 2 || h.layer >= layers[kind] || h.head >= c.heads) {
+    throw Error(std::string(what) + " (kind " + std::to_string(kind) +
+                ", layer " + std::to_string(h.layer) + ", head " +
+                std::to_string(h.head) + ") does not exist in this model");
+  }
+}
+
 // Fills *mask in place (copying a HeadMask trips clang-tidy's check of the
 // implicit array copy).
 void SetMask(const ModelConfig& c, const std::vector<HeadRef>& heads,
@@ -17,12 +29,8 @@ void SetMask(const ModelConfig& c, const std::vector<HeadRef>& heads,
   const size_t layers[3] = {c.encoder_layers, c.decoder_layers,
                             c.decoder_layers};
   for (const HeadRef& h : heads) {
+    CheckHead(c, h, "masked head");
     const int kind = static_cast<int>(h.kind);
-    if (kind < 0 || kind > 2 || h.layer >= layers[kind] || h.head >= c.heads) {
-      throw Error("masked head (kind " + std::to_string(kind) + ", layer " +
-                  std::to_string(h.layer) + ", head " + std::to_string(h.head) +
-                  ") does not exist in this model");
-    }
     auto& flags = mask->disabled[kind];
     flags.resize(layers[kind] * c.heads, 0);
     flags[h.layer * c.heads + h.head] = 1;
@@ -91,6 +99,12 @@ Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
   plan.run.capture_sublayer_norms = options.contributions;
   plan.run.capture_hidden = options.logit_lens > 0;
   SetMask(c, options.masked_heads, &plan.run.head_mask);
+  if (options.query_key) {
+    CheckHead(c, *options.query_key, "query/key head");
+    plan.run.capture_attention = true;
+    plan.run.probe = {true, options.query_key->kind, options.query_key->layer,
+                      options.query_key->head};
+  }
   plan.tag = TargetTag(c, source, options.to);
   plan.room = options.max_sentence_tokens - (plan.tag >= 0 ? 2 : 1);
   plan.max_input_bytes = options.max_input_bytes;

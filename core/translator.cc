@@ -1,5 +1,6 @@
 #include "core/translator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -62,9 +63,28 @@ void RunParallel(size_t n, const std::function<void(size_t)>& fn) {
 struct Batch {
   size_t first = 0, last = 0;
   EncoderOutput enc;
-  std::vector<NBest> found;  // per unit
+  std::vector<NBest> found;             // per unit
+  std::vector<ForcedCaptures> replays;  // per unit, when NeedsReplay
   double encode_ms = 0, decode_ms = 0;
 };
+
+// The decoder's layer-summed contributions and a decoder head's queries and
+// keys need the whole target at once: a teacher-forced pass over the best
+// hypothesis gives them.
+bool NeedsReplay(const RunOptions& run) {
+  return run.capture_value_norms ||
+         (run.probe.on && run.probe.kind != AttentionKind::kEncoder);
+}
+
+ForcedCaptures Replay(const Model& model, const EncoderOutput& enc, size_t b,
+                      const Hypothesis& best, const RunOptions& run) {
+  ForcedCaptures kept;
+  if (best.tokens.empty()) return kept;
+  std::vector<int> inputs = {model.config().bos_id};
+  inputs.insert(inputs.end(), best.tokens.begin(), best.tokens.end() - 1);
+  model.ForcedLogProbs(enc, b, inputs, run, &kept);
+  return kept;
+}
 
 void RunBatch(const Model& model, const std::vector<Unit>& units,
               const Plan& plan, Batch& b) {
@@ -74,6 +94,9 @@ void RunBatch(const Model& model, const std::vector<Unit>& units,
   b.enc = model.Encode(ids, plan.run);
   const auto e1 = Clock::now();
   b.found = Search(model, b.enc, plan.decoding, plan.run);
+  for (size_t i = 0; i < b.found.size() && NeedsReplay(plan.run); ++i) {
+    b.replays.push_back(Replay(model, b.enc, i, b.found[i][0], plan.run));
+  }
   b.encode_ms = Ms(e0, e1);
   b.decode_ms = Ms(e1, Clock::now());
 }
@@ -112,28 +135,52 @@ Translation MakeTranslation(const Hypothesis& h, const Tokenizer& target) {
   return tr;
 }
 
-// What the encoder captured for one unit.
+// What the encoder (and a replay of the best hypothesis) captured for one
+// unit.
 struct EncoderMaps {
-  std::vector<float> attention;          // (encoder_layers, heads, S, S)
-  std::vector<float> value_norms;        // (encoder_layers, heads, S)
-  std::vector<float> cross_value_norms;  // (decoder_layers, heads, S)
+  std::vector<float> attention;            // (encoder_layers, heads, S, S)
+  std::vector<float> value_norms;          // (encoder_layers, heads, S)
+  std::vector<float> cross_value_norms;    // (decoder_layers, heads, S)
+  std::vector<float> layer_contributions;  // (encoder_layers, S, S)
+  std::vector<float> queries, keys;        // of an encoder head, (S, dh)
+  ForcedCaptures replay;                   // empty unless NeedsReplay
 };
 
-// Unit i of batch b's encoder captures, moved out of the batch.
-EncoderMaps TakeMaps(EncoderOutput& enc, size_t i) {
+// Unit i of batch b's captures, moved out of the batch.
+EncoderMaps TakeMaps(Batch& b, size_t i) {
+  EncoderOutput& enc = b.enc;
   EncoderMaps maps;
-  if (!enc.attention.empty()) maps.attention = std::move(enc.attention[i]);
-  if (!enc.value_norms.empty()) {
-    maps.value_norms = std::move(enc.value_norms[i]);
-    maps.cross_value_norms = std::move(enc.cross_value_norms[i]);
-  }
+  auto take = [i](std::vector<std::vector<float>>& from,
+                  std::vector<float>* to) {
+    if (!from.empty()) *to = std::move(from[i]);
+  };
+  take(enc.attention, &maps.attention);
+  take(enc.value_norms, &maps.value_norms);
+  take(enc.cross_value_norms, &maps.cross_value_norms);
+  take(enc.layer_contributions, &maps.layer_contributions);
+  take(enc.queries, &maps.queries);
+  take(enc.keys, &maps.keys);
+  if (!b.replays.empty()) maps.replay = std::move(b.replays[i]);
   return maps;
+}
+
+// A masked head adds nothing, whatever it attended to: its blocks of
+// (layers, heads, block) contribution maps become 0.
+void ZeroMasked(const HeadMask& mask, AttentionKind kind, size_t layers,
+                size_t heads, size_t block, std::vector<float>* maps) {
+  const uint8_t* flags = mask.Layer(kind, 0, heads);
+  for (size_t lh = 0; flags != nullptr && lh < layers * heads; ++lh) {
+    if (flags[lh] != 0) {
+      std::fill_n(maps->begin() + lh * block, block, 0.0f);
+    }
+  }
 }
 
 // Moves the best hypothesis's attention (and the unit's encoder captures)
 // into the sentence result, with what is derived from them.
-void MoveAttention(const ModelConfig& c, const Tokenizer& target,
-                   EncoderMaps&& maps, Hypothesis&& best, SentenceResult* sr) {
+void MoveAttention(const ModelConfig& c, const RunOptions& run,
+                   const Tokenizer& target, EncoderMaps&& maps,
+                   Hypothesis&& best, SentenceResult* sr) {
   Attention& a = sr->attention;
   a.encoder_layers = c.encoder_layers;
   a.decoder_layers = c.decoder_layers;
@@ -155,6 +202,25 @@ void MoveAttention(const ModelConfig& c, const Tokenizer& target,
     a.decoder_contributions =
         NormWeighted(a.decoder, best.decoder_value_norms, a.decoder_layers,
                      a.heads, a.target, a.target);
+    const HeadMask& m = run.head_mask;
+    ZeroMasked(m, AttentionKind::kEncoder, a.encoder_layers, a.heads,
+               a.source * a.source, &a.encoder_contributions);
+    ZeroMasked(m, AttentionKind::kDecoder, a.decoder_layers, a.heads,
+               a.target * a.target, &a.decoder_contributions);
+    ZeroMasked(m, AttentionKind::kCross, a.decoder_layers, a.heads,
+               a.target * a.source, &a.cross_contributions);
+    a.encoder_layer_contributions = std::move(maps.layer_contributions);
+    a.decoder_layer_contributions =
+        std::move(maps.replay.self_layer_contributions);
+    a.cross_layer_contributions =
+        std::move(maps.replay.cross_layer_contributions);
+  }
+  if (run.probe.on) {
+    a.query_key = HeadRef{run.probe.kind, run.probe.layer, run.probe.head};
+    a.head_dim = c.head_dim();
+    const bool encoder = run.probe.kind == AttentionKind::kEncoder;
+    a.queries = std::move(encoder ? maps.queries : maps.replay.queries);
+    a.keys = std::move(encoder ? maps.keys : maps.replay.keys);
   }
   for (const auto& step : best.alternatives) {
     std::vector<Alternative> alts;
@@ -170,7 +236,7 @@ void MoveAttention(const ModelConfig& c, const Tokenizer& target,
 SentenceResult MakeSentenceResult(const ModelConfig& c, const Tokenizer& source,
                                   const Tokenizer& target, const Unit& unit,
                                   NBest&& nbest, EncoderMaps&& maps,
-                                  bool attention) {
+                                  const RunOptions& run) {
   SentenceResult sr;
   sr.source = unit.source;
   sr.segment = unit.segment;
@@ -192,8 +258,8 @@ SentenceResult MakeSentenceResult(const ModelConfig& c, const Tokenizer& source,
     }
     lens.token_probs = best.lens_token_probs;
   }
-  if (attention) {
-    MoveAttention(c, target, std::move(maps), std::move(nbest[0]), &sr);
+  if (run.capture_attention) {
+    MoveAttention(c, run, target, std::move(maps), std::move(nbest[0]), &sr);
   }
   return sr;
 }
@@ -343,10 +409,10 @@ std::vector<Result> Translator::Translate(
                 decode_ms += b.decode_ms;
                 for (size_t u = b.first; u < b.last; ++u) {
                   const Unit& unit = work.units[u];
-                  SentenceResult sr = MakeSentenceResult(
-                      config(), impl_->source, impl_->target, unit,
-                      std::move(b.found[u - b.first]),
-                      TakeMaps(b.enc, u - b.first), plan.run.capture_attention);
+                  SentenceResult sr =
+                      MakeSentenceResult(config(), impl_->source, impl_->target,
+                                         unit, std::move(b.found[u - b.first]),
+                                         TakeMaps(b, u - b.first), plan.run);
                   if (on_sentence) on_sentence(unit.text, sr);
                   Result& r = results[unit.text];
                   r.target_tokens += sr.best.ids.size();

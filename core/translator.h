@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +47,8 @@ struct TranslateOptions : DecodingOptions {
   bool attention = false;             // return every attention map
   bool contributions = false;         // and the norm-based contributions
   std::vector<HeadRef> masked_heads;  // heads whose output is zeroed
+  std::optional<HeadRef> query_key;   // a head whose query and key vectors
+                                      // to return (with the attention)
   size_t max_sentence_tokens = 256;   // longer sentences are translated in
                                       // pieces of at most this many tokens
   size_t max_batch = 32;              // sentences decoded together (fewer
@@ -90,6 +93,18 @@ struct Attention {
   // ‖x‖ entering cross-attention, ‖what cross-attention adds‖ (from the
   // source).
   std::vector<float> sublayer_norms;  // (decoder_layers, T, 4)
+  // With contributions: ‖Σ_h α^h_ij f_h(x_j)‖, the size of what token j
+  // adds through the whole layer (heads can reinforce or cancel).
+  std::vector<float> encoder_layer_contributions;  // (encoder_layers, S, S)
+  std::vector<float> decoder_layer_contributions;  // (decoder_layers, T, T)
+  std::vector<float> cross_layer_contributions;    // (decoder_layers, T, S)
+  // With query_key: that head's projected queries and keys (bias included,
+  // before the scaling): its attention is softmax_j(q_i · k_j / √head_dim)
+  // over the keys it may see.
+  std::optional<HeadRef> query_key;
+  size_t head_dim = 0;
+  std::vector<float> queries;  // (S for encoder, else T, head_dim)
+  std::vector<float> keys;     // (T for decoder, else S, head_dim)
 };
 
 struct Alternative {

@@ -93,8 +93,10 @@ TEST_CASE("the cached decoder equals the teacher-forced one, attention too") {
       const Hypothesis& h = found[b][0];
       std::vector<int> inputs = {model.config().bos_id};
       inputs.insert(inputs.end(), h.tokens.begin(), h.tokens.end() - 1);
-      std::vector<float> self, cross;
-      const auto lp = model.ForcedLogProbs(enc, b, inputs, run, &self, &cross);
+      ForcedCaptures kept;
+      const auto lp = model.ForcedLogProbs(enc, b, inputs, run, &kept);
+      const std::vector<float>& self = kept.self_probs;
+      const std::vector<float>& cross = kept.cross_probs;
       double total = 0;
       const size_t V = model.config().target_vocab;
       for (size_t i = 0; i < h.tokens.size(); ++i)
@@ -127,8 +129,7 @@ TEST_CASE("token confidence equals the teacher-forced distribution") {
           REQUIRE(h.entropies.size() == T);
           std::vector<int> inputs = {model.config().bos_id};
           inputs.insert(inputs.end(), h.tokens.begin(), h.tokens.end() - 1);
-          const auto lp =
-              model.ForcedLogProbs(enc, b, inputs, {}, nullptr, nullptr);
+          const auto lp = model.ForcedLogProbs(enc, b, inputs, {});
           double total = 0;
           for (size_t i = 0; i < T; ++i) {
             const float* row = &lp[i * V];
@@ -177,8 +178,7 @@ TEST_CASE("a forced prefix starts every hypothesis; the search goes on") {
           CHECK(std::equal(prefix.begin(), prefix.end(), h.tokens.begin()));
           std::vector<int> inputs = {model.config().bos_id};
           inputs.insert(inputs.end(), h.tokens.begin(), h.tokens.end() - 1);
-          const auto lp =
-              model.ForcedLogProbs(enc, b, inputs, {}, nullptr, nullptr);
+          const auto lp = model.ForcedLogProbs(enc, b, inputs, {});
           double total = 0;
           for (size_t i = 0; i < h.tokens.size(); ++i) {
             total += lp[i * V + h.tokens[i]];
@@ -237,8 +237,7 @@ TEST_CASE("the logit lens equals the output of the model cut after a layer") {
           const Model cut =
               l + 1 == L ? LoadFixture(name) : Truncated(name, l + 1);
           const EncoderOutput cut_enc = cut.Encode({Sources()[b]}, {});
-          const auto lp =
-              cut.ForcedLogProbs(cut_enc, 0, inputs, {}, nullptr, nullptr);
+          const auto lp = cut.ForcedLogProbs(cut_enc, 0, inputs, {});
           for (size_t i = 0; i < T; ++i) {
             const float* row = &lp[i * V];
             std::vector<Candidate> top;

@@ -83,8 +83,8 @@ TEST_CASE("the int8 model stays close to the float one") {
       std::vector<int> inputs = {f.config().bos_id};
       const auto& tokens = found[b][0].tokens;
       inputs.insert(inputs.end(), tokens.begin(), tokens.end() - 1);
-      const auto lf = f.ForcedLogProbs(ef, b, inputs, {}, nullptr, nullptr);
-      const auto lq = q.ForcedLogProbs(eq, b, inputs, {}, nullptr, nullptr);
+      const auto lf = f.ForcedLogProbs(ef, b, inputs, {});
+      const auto lq = q.ForcedLogProbs(eq, b, inputs, {});
       for (size_t i = 0; i < tokens.size(); ++i) {
         const size_t at = i * V + tokens[i];
         worst = std::max<double>(worst,

@@ -59,9 +59,10 @@ void CheckModel(const std::string& name) {
     for (const auto& f : g["forced"]) {
       const size_t b = f["sentence"];
       INFO("sentence ", b);
-      std::vector<float> self, cross;
-      const auto lp =
-          model.ForcedLogProbs(enc, b, f["inputs"], run, &self, &cross);
+      ForcedCaptures kept;
+      const auto lp = model.ForcedLogProbs(enc, b, f["inputs"], run, &kept);
+      const std::vector<float>& self = kept.self_probs;
+      const std::vector<float>& cross = kept.cross_probs;
       CHECK(test::MaxAbsDiff(lp, test::Flat(f["log_probs"])) <=
             kLogProbTolerance);
       CHECK(test::MaxAbsDiff(self, test::Flat(f["self_attention"])) <=
@@ -84,12 +85,10 @@ void CheckModel(const std::string& name) {
     for (const auto& f : g["masked"]["forced"]) {
       const size_t b = f["sentence"];
       INFO("sentence ", b);
-      const auto lp =
-          model.ForcedLogProbs(menc, b, f["inputs"], masked, nullptr, nullptr);
+      const auto lp = model.ForcedLogProbs(menc, b, f["inputs"], masked);
       CHECK(test::MaxAbsDiff(lp, test::Flat(f["log_probs"])) <=
             kLogProbTolerance);
-      const auto plain =
-          model.ForcedLogProbs(enc, b, f["inputs"], {}, nullptr, nullptr);
+      const auto plain = model.ForcedLogProbs(enc, b, f["inputs"], {});
       CHECK(test::MaxAbsDiff(lp, plain) > 1e-3);  // the mask did something
     }
   }

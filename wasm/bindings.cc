@@ -77,6 +77,12 @@ heed::TranslateOptions ReadOptions(const val& o) {
   if (has("maxSentenceTokens")) {
     options.max_sentence_tokens = o["maxSentenceTokens"].as<unsigned>();
   }
+  if (has("queryKey")) {  // {kind: 0|1|2, layer, head}
+    const val h = o["queryKey"];
+    options.query_key =
+        heed::HeadRef{static_cast<heed::AttentionKind>(h["kind"].as<int>()),
+                      h["layer"].as<unsigned>(), h["head"].as<unsigned>()};
+  }
   if (has("maskHeads")) {  // [{kind: 0|1|2, layer, head}]
     const val heads = o["maskHeads"];
     const unsigned n = heads["length"].as<unsigned>();
@@ -150,6 +156,21 @@ val Sentence(const heed::SentenceResult& s) {
       att.set("decoderContributions", Floats(a.decoder_contributions));
       att.set("crossContributions", Floats(a.cross_contributions));
       att.set("sublayerNorms", Floats(a.sublayer_norms));
+      att.set("encoderLayerContributions",
+              Floats(a.encoder_layer_contributions));
+      att.set("decoderLayerContributions",
+              Floats(a.decoder_layer_contributions));
+      att.set("crossLayerContributions", Floats(a.cross_layer_contributions));
+    }
+    if (a.query_key) {
+      val qk = val::object();
+      qk.set("kind", static_cast<int>(a.query_key->kind));
+      qk.set("layer", a.query_key->layer);
+      qk.set("head", a.query_key->head);
+      qk.set("headDim", a.head_dim);
+      qk.set("queries", Floats(a.queries));
+      qk.set("keys", Floats(a.keys));
+      att.set("queryKey", qk);
     }
     out.set("attention", att);
     val alternatives = val::array();

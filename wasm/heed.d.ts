@@ -51,6 +51,8 @@ export interface TranslateOptions {
   confidence?: boolean;
   /** Heads whose output is zeroed for this request. */
   maskHeads?: HeadRef[];
+  /** One head whose query and key vectors to return (attention.queryKey); implies attention. */
+  queryKey?: HeadRef;
   maxSentenceTokens?: number;
   /** Sentences decoded together (default 32). */
   maxBatch?: number;
@@ -87,6 +89,18 @@ export interface Attention {
     cross: Float32Array[][];
     /** sublayerNorms[layer]: T × 4 — ‖x‖ entering self-attention, ‖what it adds‖, ‖x‖ entering cross-attention, ‖what it adds‖. */
     sublayerNorms: Float32Array[];
+    /** ‖Σ_h α_ij f_h(x_j)‖: what token j adds through the whole layer; layer.encoder[l] is S × S, decoder[l] T × T, cross[l] T × S. */
+    layer: { encoder: Float32Array[]; decoder: Float32Array[]; cross: Float32Array[] };
+  };
+  /** With queryKey: that head's projected queries and keys; its attention is softmax_j(q_i · k_j / √headDim). */
+  queryKey?: {
+    kind: "encoder" | "decoder" | "cross";
+    layer: number;
+    head: number;
+    /** queries[i]: Float32Array(headDim); S rows for the encoder, else T. */
+    queries: Float32Array[];
+    /** keys[j]: Float32Array(headDim); T for the decoder, else S. */
+    keys: Float32Array[];
   };
   shapes: { encoder: number[]; decoder: number[]; cross: number[] };
 }

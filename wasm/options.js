@@ -36,24 +36,31 @@ export function checkOptions(options) {
     }
     else if (["attention", "confidence", "contributions"].includes(name) && typeof v !== "boolean") {
       throw new TypeError(`heed: option ${name} must be true or false`);
-    } else if (!["to", "attention", "confidence", "contributions", "maskHeads", "prefix", "prefixPieces"].includes(name)) {
-      throw new TypeError(`heed: unknown option '${name}' (known: to, attention, confidence, contributions, maskHeads, prefix, prefixPieces, ${[...Object.keys(WHOLE), ...Object.keys(REAL)].join(", ")})`);
+    } else if (!KNOWN.includes(name)) {
+      throw new TypeError(`heed: unknown option '${name}' (known: ${KNOWN.join(", ")}, ${[...Object.keys(WHOLE), ...Object.keys(REAL)].join(", ")})`);
     }
     out[name] = v;
   }
   out.maskHeads = checkHeads(options.maskHeads ?? []);
+  if (options.queryKey !== undefined) out.queryKey = checkHead(options.queryKey, "queryKey");
   return out;
 }
 
+const KNOWN = ["to", "attention", "confidence", "contributions", "maskHeads", "queryKey", "prefix", "prefixPieces"];
+
 function checkHeads(heads) {
   if (!Array.isArray(heads)) throw new TypeError("heed: maskHeads must be an array of { kind, layer, head }");
-  return heads.map((h) => {
-    const kind = typeof h?.kind === "string" ? KINDS[h.kind] : h?.kind;
-    if (![0, 1, 2].includes(kind)) throw new TypeError("heed: maskHeads kind must be encoder, decoder or cross");
-    checkNumber("maskHeads layer", h.layer, [0, 4096], true);
-    checkNumber("maskHeads head", h.head, [0, 4096], true);
-    return { kind, layer: h.layer, head: h.head };
-  });
+  return heads.map((h) => checkHead(h, "maskHeads"));
+}
+
+// { kind: "encoder" | "decoder" | "cross" (or 0, 1, 2), layer, head } with
+// the kind as a number; the engine checks the model has that head.
+function checkHead(h, name) {
+  const kind = typeof h?.kind === "string" ? KINDS[h.kind] : h?.kind;
+  if (![0, 1, 2].includes(kind)) throw new TypeError(`heed: ${name} kind must be encoder, decoder or cross`);
+  checkNumber(`${name} layer`, h.layer, [0, 4096], true);
+  checkNumber(`${name} head`, h.head, [0, 4096], true);
+  return { kind, layer: h.layer, head: h.head };
 }
 
 // A UTF-16 surrogate without its pair; Emscripten's UTF-8 conversion would

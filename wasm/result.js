@@ -18,6 +18,8 @@ function splitAttention(a) {
     }
     return out;
   };
+  const perLayer = (flat, layers, size) =>
+    Array.from({ length: layers }, (_, l) => flat.subarray(l * size, (l + 1) * size));
   const S = a.source, T = a.target;
   return {
     encoder: split(a.encoder, a.encoderLayers, S, S),
@@ -29,11 +31,26 @@ function splitAttention(a) {
       decoder: split(a.decoderContributions, a.decoderLayers, T, T),
       cross: split(a.crossContributions, a.decoderLayers, T, S),
       sublayerNorms: Array.from({ length: a.decoderLayers }, (_, l) => a.sublayerNorms.subarray(l * T * 4, (l + 1) * T * 4)),
+      layer: {
+        encoder: perLayer(a.encoderLayerContributions, a.encoderLayers, S * S),
+        decoder: perLayer(a.decoderLayerContributions, a.decoderLayers, T * T),
+        cross: perLayer(a.crossLayerContributions, a.decoderLayers, T * S),
+      },
     } }),
+    ...(a.queryKey && { queryKey: splitQueryKey(a.queryKey) }),
     shapes: { encoder: [a.encoderLayers, a.heads, S, S],
               decoder: [a.decoderLayers, a.heads, T, T],
               cross: [a.decoderLayers, a.heads, T, S] },
   };
+}
+
+// queryKey: { kind: "encoder" | "decoder" | "cross", layer, head, queries,
+// keys }, queries[i] and keys[j] Float32Array(headDim) views of one buffer.
+function splitQueryKey({ kind, layer, head, headDim, queries, keys }) {
+  const rows = (flat) => Array.from({ length: flat.length / headDim },
+    (_, i) => flat.subarray(i * headDim, (i + 1) * headDim));
+  return { kind: ["encoder", "decoder", "cross"][kind], layer, head,
+           queries: rows(queries), keys: rows(keys) };
 }
 
 // The logit lens as top[layer][step] = [{ piece, probability }] (k each)

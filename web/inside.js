@@ -1,4 +1,4 @@
-// The attention explorer: one translated sentence seen through eleven views,
+// The attention explorer: one translated sentence seen through twelve views,
 // all read from what heed.js returns (r.sentences[i]). This module is the
 // router: the shared selection (sentence, layer, head, hovered cell), the
 // tabs, forking the translation at a step, and export. Each view is a
@@ -20,13 +20,14 @@ import * as headView from "./explorer/heads.js";
 import * as lens from "./explorer/lens.js";
 import { matrixView } from "./explorer/matrix.js";
 import * as model from "./explorer/model.js";
+import * as neurons from "./explorer/neurons.js";
 import * as positions from "./explorer/positions.js";
 import * as steps from "./explorer/steps.js";
 
 const VIEWS = {
   alignment: alignment.mount, encoder: matrixView("encoder"), decoder: matrixView("decoder"),
   heads: headView.mount, model: model.mount, steps: steps.mount, lens: lens.mount,
-  contributions: contributions.mount, compare: compare.mount, positions: positions.mount,
+  contributions: contributions.mount, neurons: neurons.mount, compare: compare.mount, positions: positions.mount,
   ablation: ablation.mount,
 };
 

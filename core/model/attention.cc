@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "core/ops/elementwise.h"
 #include "core/ops/softmax.h"
@@ -112,14 +113,18 @@ void AttendQuery(const float* q, const float* k, const float* v, size_t stride,
   }
 }
 
-void HeadValueNorms(const AttentionWeights& w, size_t heads, const float* v,
-                    size_t n, float* norms, float* scratch) {
+namespace {
+
+// f [heads · n, d_model]: row (h, j) = (v_j)_h · W_O^h, head h's share of
+// the output projection of value row j, without the projection's bias.
+// scratch: heads · n · d_model.
+void HeadOutputs(const AttentionWeights& w, size_t heads, const float* v,
+                 size_t n, float* f, float* scratch) {
   const size_t d = w.out.in;
   const size_t dk = d / heads;
   // Row (h, j) of z holds only head h's slice of v_j; one product gives
-  // every head's share of the output projection at once.
+  // every head's share at once.
   float* z = scratch;
-  float* y = scratch + heads * n * d;
   std::fill(z, z + heads * n * d, 0.0f);
   for (size_t h = 0; h < heads; ++h) {
     for (size_t j = 0; j < n; ++j) {
@@ -127,15 +132,60 @@ void HeadValueNorms(const AttentionWeights& w, size_t heads, const float* v,
                 z + (h * n + j) * d + h * dk);
     }
   }
-  w.out.Apply(z, heads * n, y);
+  w.out.Apply(z, heads * n, f);
+  if (w.out.bias == nullptr) return;
   for (size_t r = 0; r < heads * n; ++r) {
-    double sum = 0;
-    for (size_t c = 0; c < w.out.out; ++c) {
-      const double x =
-          y[r * w.out.out + c] - (w.out.bias ? w.out.bias[c] : 0.0f);
-      sum += x * x;
+    for (size_t c = 0; c < w.out.out; ++c)
+      f[r * w.out.out + c] -= w.out.bias[c];
+  }
+}
+
+float Norm2(const float* x, size_t n) {
+  double sum = 0;
+  for (size_t i = 0; i < n; ++i) sum += double(x[i]) * x[i];
+  return static_cast<float>(std::sqrt(sum));
+}
+
+}  // namespace
+
+void CopyHead(const float* x, size_t n, size_t stride, size_t head,
+              size_t head_dim, std::vector<float>* out) {
+  out->resize(n * head_dim);
+  for (size_t i = 0; i < n; ++i) {
+    std::copy(x + i * stride + head * head_dim,
+              x + i * stride + (head + 1) * head_dim,
+              out->data() + i * head_dim);
+  }
+}
+
+void HeadValueNorms(const AttentionWeights& w, size_t heads, const float* v,
+                    size_t n, float* norms, float* scratch) {
+  float* f = scratch + heads * n * w.out.in;
+  HeadOutputs(w, heads, v, n, f, scratch);
+  for (size_t r = 0; r < heads * n; ++r) {
+    norms[r] = Norm2(f + r * w.out.out, w.out.out);
+  }
+}
+
+void LayerContributions(const AttentionWeights& w, size_t heads, const float* v,
+                        size_t n, const float* probs, size_t rows,
+                        const uint8_t* disabled, float* summed,
+                        float* scratch) {
+  const size_t d = w.out.out;
+  float* f = scratch + heads * n * w.out.in;
+  HeadOutputs(w, heads, v, n, f, scratch);
+  std::vector<float> sum(d);
+  for (size_t i = 0; i < rows; ++i) {
+    for (size_t j = 0; j < n; ++j) {
+      std::fill(sum.begin(), sum.end(), 0.0f);
+      for (size_t h = 0; h < heads; ++h) {
+        const float a = probs[(h * rows + i) * n + j];
+        if (a != 0.0f && (disabled == nullptr || disabled[h] == 0)) {
+          ops::MulAdd(a, f + (h * n + j) * d, sum.data(), d);
+        }
+      }
+      summed[i * n + j] = Norm2(sum.data(), d);
     }
-    norms[r] = static_cast<float>(std::sqrt(sum));
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/model/layers.h"
 
@@ -31,6 +32,20 @@ struct AttentionWeights {
 // attention (Kobayashi et al. 2020). scratch: 2 · heads · n · d_model.
 void HeadValueNorms(const AttentionWeights& w, size_t heads, const float* v,
                     size_t n, float* norms, float* scratch);
+
+// summed [rows, n] = ‖Σ_h α^h_ij · (v_j)_h W_O^h‖₂ over the heads not
+// disabled ([heads] flags or nullptr), for probs α [heads, rows, n]: the
+// size of what token j adds to row i through the whole layer, where heads
+// can reinforce or cancel each other (Kobayashi et al. 2020's ‖Σ_h‖).
+// scratch: 2 · heads · n · d_model.
+void LayerContributions(const AttentionWeights& w, size_t heads, const float* v,
+                        size_t n, const float* probs, size_t rows,
+                        const uint8_t* disabled, float* summed, float* scratch);
+
+// out [n, head_dim] = head `head`'s columns of x [n, stride] (its query,
+// key or value vectors).
+void CopyHead(const float* x, size_t n, size_t stride, size_t head,
+              size_t head_dim, std::vector<float>* out);
 
 // What a caller wants of one attention block besides its output.
 struct HeadControl {

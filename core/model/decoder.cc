@@ -319,10 +319,10 @@ void Model::Reorder(DecoderState& s, const std::vector<size_t>& parents) const {
   s.rows = parents.size();
 }
 
-std::vector<float> Model::ForcedLogProbs(
-    const EncoderOutput& enc, size_t b, const std::vector<int>& inputs,
-    const RunOptions& run, std::vector<float>* self_probs,
-    std::vector<float>* cross_probs) const {
+std::vector<float> Model::ForcedLogProbs(const EncoderOutput& enc, size_t b,
+                                         const std::vector<int>& inputs,
+                                         const RunOptions& run,
+                                         ForcedCaptures* captures) const {
   CheckRunOptions(run);
   const ModelConfig& c = config_;
   const size_t d = c.d_model;
@@ -342,11 +342,22 @@ std::vector<float> Model::ForcedLogProbs(
     }
     Embed(weights_.target_embedding, inputs[i], i, &x[i * d], scratch.data());
   }
-  const bool capture = run.capture_attention;
+  ForcedCaptures none;
+  ForcedCaptures& kept = captures != nullptr ? *captures : none;
+  const bool capture = captures != nullptr && run.capture_attention;
+  const bool summed = capture && run.capture_value_norms;
+  const HeadProbe& probe = run.probe;
+  const bool probing =
+      captures != nullptr && probe.on && probe.kind != AttentionKind::kEncoder;
   if (capture) {
-    self_probs->assign(L * H * T * T, 0.0f);
-    cross_probs->assign(L * H * T * len, 0.0f);
+    kept.self_probs.assign(L * H * T * T, 0.0f);
+    kept.cross_probs.assign(L * H * T * len, 0.0f);
   }
+  if (summed) {
+    kept.self_layer_contributions.resize(L * T * T);
+    kept.cross_layer_contributions.resize(L * T * len);
+  }
+  std::vector<float> sum_scratch(summed ? 2 * H * std::max(T, len) * d : 0);
   HeadControl control;
   control.heads = H;
   control.head_dim = c.head_dim();
@@ -354,12 +365,26 @@ std::vector<float> Model::ForcedLogProbs(
                                    k.data(),     v.data(),   ctx.data(),
                                    hidden.data()};
   for (size_t l = 0; l < L; ++l) {
+    const DecoderLayerWeights& layer = weights_.decoder[l];
+    const bool probe_self =
+        probing && probe.layer == l && probe.kind == AttentionKind::kDecoder;
+    const bool probe_cross =
+        probing && probe.layer == l && probe.kind == AttentionKind::kCross;
     // Every position attends over positions 0..i of the whole target.
     auto self = [&](const float* qs, const float* ks, const float* vs,
                     float* ctxs) {
       control.disabled = run.head_mask.Layer(AttentionKind::kDecoder, l, H);
-      control.probs = capture ? &(*self_probs)[l * H * T * T] : nullptr;
+      control.probs = capture ? &kept.self_probs[l * H * T * T] : nullptr;
       CausalSelfAttention(qs, ks, vs, d, T, control, ctxs, scratch.data());
+      if (summed) {
+        LayerContributions(
+            layer.self_attn, H, vs, T, control.probs, T, control.disabled,
+            &kept.self_layer_contributions[l * T * T], sum_scratch.data());
+      }
+      if (probe_self) {
+        CopyHead(qs, T, d, probe.head, c.head_dim(), &kept.queries);
+        CopyHead(ks, T, d, probe.head, c.head_dim(), &kept.keys);
+      }
     };
     auto cross = [&](const float* qs, float* ctxs) {
       control.disabled = run.head_mask.Layer(AttentionKind::kCross, l, H);
@@ -367,13 +392,24 @@ std::vector<float> Model::ForcedLogProbs(
       const size_t off = (l * enc.batch + b) * S * d;
       for (size_t i = 0; i < T; ++i) {
         control.probs =
-            capture ? &(*cross_probs)[(l * H * T + i) * len] : nullptr;
+            capture ? &kept.cross_probs[(l * H * T + i) * len] : nullptr;
         AttendQuery(&qs[i * d], &enc.cross_k[off], &enc.cross_v[off], d, len,
                     control, &ctxs[i * d], scratch.data());
       }
+      control.probs_head_stride = 0;
+      if (summed) {
+        LayerContributions(
+            layer.cross_attn, H, &enc.cross_v[off], len,
+            &kept.cross_probs[l * H * T * len], T, control.disabled,
+            &kept.cross_layer_contributions[l * T * len], sum_scratch.data());
+      }
+      if (probe_cross) {
+        CopyHead(qs, T, d, probe.head, c.head_dim(), &kept.queries);
+        CopyHead(&enc.cross_k[off], len, d, probe.head, c.head_dim(),
+                 &kept.keys);
+      }
     };
-    DecoderLayer(weights_.decoder[l], c, x.data(), T, layer_scratch, self,
-                 cross);
+    DecoderLayer(layer, c, x.data(), T, layer_scratch, self, cross);
   }
   std::vector<float> log_probs(T * c.target_vocab);
   Project(x.data(), T, log_probs.data());

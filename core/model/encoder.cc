@@ -88,43 +88,65 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
   }
   std::vector<float> norm_scratch(run.capture_value_norms ? 2 * c.heads * S * d
                                                           : 0);
+  const bool summed = run.capture_attention && run.capture_value_norms;
   if (run.capture_attention) {
     enc.attention.resize(enc.batch);
+    if (summed) enc.layer_contributions.resize(enc.batch);
     for (size_t b = 0; b < enc.batch; ++b) {
       const size_t len = enc.lengths[b];
       enc.attention[b].assign(c.encoder_layers * c.heads * len * len, 0.0f);
+      if (summed) {
+        enc.layer_contributions[b].resize(c.encoder_layers * len * len);
+      }
     }
+  }
+  const bool probe = run.probe.on && run.probe.kind == AttentionKind::kEncoder;
+  if (probe) {
+    enc.queries.resize(enc.batch);
+    enc.keys.resize(enc.batch);
   }
 
   for (size_t l = 0; l < c.encoder_layers; ++l) {
     const EncoderLayerWeights& layer = weights_.encoder[l];
-    Sublayer(layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, x.data(), rows,
-             d, in.data(), out.data(), [&](const float* h, float* y) {
-               layer.self_attn.q.Apply(h, rows, q.data());
-               layer.self_attn.k.Apply(h, rows, k.data());
-               layer.self_attn.v.Apply(h, rows, v.data());
-               for (size_t b = 0; b < enc.batch; ++b) {
-                 const size_t len = enc.lengths[b];
-                 HeadControl control;
-                 control.heads = c.heads;
-                 control.head_dim = c.head_dim();
-                 control.disabled =
-                     run.head_mask.Layer(AttentionKind::kEncoder, l, c.heads);
-                 if (run.capture_attention) {
-                   control.probs =
-                       enc.attention[b].data() + l * c.heads * len * len;
-                 }
-                 const size_t off = b * S * d;
-                 if (run.capture_value_norms) {
-                   HeadValueNorms(layer.self_attn, c.heads, &v[off], len,
-                                  &enc.value_norms[b][l * c.heads * len],
-                                  norm_scratch.data());
-                 }
-                 PaddedSelfAttention(&q[off], &k[off], &v[off], d, S, len,
-                                     control, &ctx[off], scratch.data());
-               }
-               layer.self_attn.out.Apply(ctx.data(), rows, y);
-             });
+    Sublayer(
+        layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, x.data(), rows, d,
+        in.data(), out.data(), [&](const float* h, float* y) {
+          layer.self_attn.q.Apply(h, rows, q.data());
+          layer.self_attn.k.Apply(h, rows, k.data());
+          layer.self_attn.v.Apply(h, rows, v.data());
+          for (size_t b = 0; b < enc.batch; ++b) {
+            const size_t len = enc.lengths[b];
+            HeadControl control;
+            control.heads = c.heads;
+            control.head_dim = c.head_dim();
+            control.disabled =
+                run.head_mask.Layer(AttentionKind::kEncoder, l, c.heads);
+            if (run.capture_attention) {
+              control.probs = enc.attention[b].data() + l * c.heads * len * len;
+            }
+            const size_t off = b * S * d;
+            if (run.capture_value_norms) {
+              HeadValueNorms(layer.self_attn, c.heads, &v[off], len,
+                             &enc.value_norms[b][l * c.heads * len],
+                             norm_scratch.data());
+            }
+            PaddedSelfAttention(&q[off], &k[off], &v[off], d, S, len, control,
+                                &ctx[off], scratch.data());
+            if (summed) {
+              LayerContributions(layer.self_attn, c.heads, &v[off], len,
+                                 control.probs, len, control.disabled,
+                                 &enc.layer_contributions[b][l * len * len],
+                                 norm_scratch.data());
+            }
+            if (probe && run.probe.layer == l) {
+              CopyHead(&q[off], len, d, run.probe.head, c.head_dim(),
+                       &enc.queries[b]);
+              CopyHead(&k[off], len, d, run.probe.head, c.head_dim(),
+                       &enc.keys[b]);
+            }
+          }
+          layer.self_attn.out.Apply(ctx.data(), rows, y);
+        });
     Sublayer(layer.ffn_norm, c.pre_norm, c.layer_norm_eps, x.data(), rows, d,
              in.data(), out.data(), [&](const float* h, float* y) {
                layer.ffn.Apply(h, rows, c.activation, hidden.data(), y);

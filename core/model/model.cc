@@ -49,6 +49,14 @@ void Model::CheckRunOptions(const RunOptions& run) const {
                   std::to_string(layers[k] * config_.heads) + " heads");
     }
   }
+  const HeadProbe& p = run.probe;
+  const int kind = static_cast<int>(p.kind);
+  if (p.on && (kind < 0 || kind > 2 || p.layer >= layers[kind] ||
+               p.head >= config_.heads)) {
+    throw Error("query/key head (kind " + std::to_string(kind) + ", layer " +
+                std::to_string(p.layer) + ", head " + std::to_string(p.head) +
+                ") does not exist in this model");
+  }
 }
 
 void Model::Embed(const float* table, int token, size_t pos, float* x,

@@ -32,6 +32,28 @@ struct EncoderOutput {
   // cross-attention (decoder_layers, heads, len_b).
   std::vector<std::vector<float>> value_norms;
   std::vector<std::vector<float>> cross_value_norms;
+  // With capture_value_norms and capture_attention, per sentence b:
+  // ‖Σ_h α^h_ij f_h(x_j)‖ of each encoder layer (LayerContributions),
+  // (encoder_layers, len_b, len_b).
+  std::vector<std::vector<float>> layer_contributions;
+  // With a probe of an encoder head, per sentence b: its queries and keys,
+  // (len_b, head_dim) each.
+  std::vector<std::vector<float>> queries, keys;
+};
+
+// What a teacher-forced pass over T decoder inputs keeps besides its
+// log-probs, for sentence b of len_b source tokens.
+struct ForcedCaptures {
+  // With capture_attention:
+  std::vector<float> self_probs;   // (decoder_layers, heads, T, T)
+  std::vector<float> cross_probs;  // (decoder_layers, heads, T, len_b)
+  // With capture_attention and capture_value_norms: ‖Σ_h α^h_ij f_h(x_j)‖
+  // per layer (LayerContributions).
+  std::vector<float> self_layer_contributions;   // (decoder_layers, T, T)
+  std::vector<float> cross_layer_contributions;  // (decoder_layers, T, len_b)
+  // With a probe of a decoder or cross head: its queries (T, head_dim) and
+  // keys (T or len_b, head_dim).
+  std::vector<float> queries, keys;
 };
 
 // What one row attended to in the last decoder step, per layer and head:
@@ -141,13 +163,11 @@ class Model {
 
   // Teacher-forced decoder over inputs [T] (BOS, y1, ...) for sentence b of
   // enc, through the causal self-attention path. Returns log-probs
-  // (T, target_vocab). When captured: self_probs (layers, heads, T, T),
-  // cross_probs (layers, heads, T, len_b).
+  // (T, target_vocab); keeps in *captures (when not null) what run asks for.
   std::vector<float> ForcedLogProbs(const EncoderOutput& enc, size_t b,
                                     const std::vector<int>& inputs,
                                     const RunOptions& run,
-                                    std::vector<float>* self_probs,
-                                    std::vector<float>* cross_probs) const;
+                                    ForcedCaptures* captures = nullptr) const;
 
  private:
   Model(ModelFile file, ModelConfig config);

@@ -26,6 +26,15 @@ struct HeadMask {
   }
 };
 
+// One attention head whose projected query and key vectors a run keeps
+// (bias included, before the 1/√d_k scaling): score_ij = q_i · k_j / √d_k.
+struct HeadProbe {
+  bool on = false;
+  AttentionKind kind = AttentionKind::kEncoder;
+  size_t layer = 0;
+  size_t head = 0;
+};
+
 struct RunOptions {
   bool capture_attention = false;       // keep every attention probability
   bool capture_hidden = false;          // keep each decoder layer's output of
@@ -35,6 +44,7 @@ struct RunOptions {
   bool capture_sublayer_norms = false;  // per decoder layer and step, the
                                         // sizes of the residual stream and of
                                         // what self- and cross-attention add
+  HeadProbe probe;                      // a head whose q and k to keep
   HeadMask head_mask;                   // sized by Model::CheckRunOptions
 };
 

@@ -294,8 +294,39 @@ test("contributions equal the native build's", async () => {
   want.sublayerNorms.forEach((layer, l) => layer.flat().forEach((v, k) => {
     worst = Math.max(worst, Math.abs(v - got.sublayerNorms[l][k]));
   }));
+  for (const kind of ["encoder", "decoder", "cross"]) {
+    assert.equal(got.layer[kind].length, want.layer[kind].length);
+    want.layer[kind].forEach((layer, l) => layer.flat().forEach((v, k) => {
+      worst = Math.max(worst, Math.abs(v - got.layer[kind][l][k]));
+    }));
+  }
   assert.ok(worst <= 1e-4, `max difference ${worst}`);
   assert.equal((await translator.translate(line, { to: "de", attention: true })).attention.contributions, undefined);
+});
+
+test("query and key vectors equal the native build's; a bad head is refused", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "heed-"));
+  const line = "Two dogs play in the snow.";
+  for (const [kind, layer, head] of [["encoder", 0, 1], ["decoder", 1, 0], ["cross", 1, 3]]) {
+    native([line], "de", 4, ["--query-key", `${kind}:${layer}:${head}`, "--attention-json", join(dir, "a.json")]);
+    const want = JSON.parse(readFileSync(join(dir, "a.json")))[0].sentences[0].attention.queryKey;
+    const r = await translator.translate(line, { to: "de", beam: 4, queryKey: { kind, layer, head } });
+    const got = r.attention.queryKey;
+    assert.deepEqual([got.kind, got.layer, got.head], [kind, layer, head]);
+    let worst = 0;
+    for (const side of ["queries", "keys"]) {
+      assert.equal(got[side].length, want[side].length);
+      want[side].forEach((row, i) => row.forEach((v, e) => {
+        worst = Math.max(worst, Math.abs(v - got[side][i][e]));
+      }));
+    }
+    assert.ok(worst <= 1e-4, `${kind}: max difference ${worst}`);
+  }
+  await assert.rejects(translator.translate(line, { to: "de", queryKey: { kind: "cross", layer: 99, head: 0 } }),
+    /query\/key head \(kind 2, layer 99, head 0\) does not exist/);
+  await assert.rejects(translator.translate(line, { to: "de", queryKey: { kind: "self", layer: 0, head: 0 } }),
+    /queryKey kind must be encoder, decoder or cross/);
+  assert.equal((await translator.translate(line, { to: "de", beam: 4 })).sentences[0].attention, undefined);
 });
 
 test("every option is checked before it reaches the engine", async () => {

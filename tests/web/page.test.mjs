@@ -5,7 +5,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, fork } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 
@@ -305,6 +306,45 @@ test("contributions show raw attention, what tokens add and rollout side by side
   assert.ok((await pixels("#canvas-contrib-weighted")).painted > 300);
   await page.screenshot({ path: join(shots, "contributions-1280.png"), fullPage: true });
   await page.selectOption("#contrib-kind", "encoder");
+});
+
+test("the neuron view's weights from q and k are the head's attention", async () => {
+  await openView("neurons");
+  await page.selectOption("#head", "2");
+  await page.selectOption("#layer", "1");
+  await page.selectOption("#neuron-kind", "cross");
+  await page.waitForFunction(() => /cross-attention, layer 2, head 3:/.test(document.getElementById("neuron-note").textContent),
+    null, { timeout: 60000 });
+  const queries = await page.$$eval("#neuron-query option", (o) => o.length);
+  assert.ok(queries >= 3, "one choice per target piece");
+  const before = await page.$eval("#canvas-neurons", (c) => c.dataset.weights);
+  await page.selectOption("#neuron-query", "1");
+  await page.waitForFunction((b) => document.getElementById("canvas-neurons").dataset.weights !== b, before);
+  const weights = JSON.parse(await page.$eval("#canvas-neurons", (c) => c.dataset.weights));
+  assert.ok((await pixels("#canvas-neurons")).painted > 500);
+  // The same row of the same head, from the native build's attention.
+  const text = await page.$eval("#source", (t) => t.value);
+  const [from, to] = (await page.$eval("#direction", (d) => d.value)).split("-");
+  assert.equal(from === "en" ? "de" : "en", to);
+  const sentence = Number(await page.$eval("#sentence", (s) => s.value || "0"));
+  const beam = await page.$eval("#beam", (b) => b.value);
+  const dir = mkdtempSync(join(tmpdir(), "heed-"));
+  execFileSync(join(root, "build/release/heed"), ["translate", "--model", model, "--to", to, "--beam", beam,
+    "--attention-json", join(dir, "a.json")], { input: `${text}\n`, stdio: ["pipe", "ignore", "ignore"] });
+  const want = JSON.parse(readFileSync(join(dir, "a.json")))[0].sentences[sentence].attention.cross[1][2][1];
+  assert.equal(weights.length, want.length);
+  weights.forEach((w, j) => assert.ok(Math.abs(w - want[j]) < 1e-4, `key ${j}: ${w} vs ${want[j]}`));
+  // The decoder's query sees only the inputs up to its own step.
+  await page.selectOption("#neuron-kind", "decoder");
+  await page.waitForFunction(() => /masked self-attention, layer 2/.test(document.getElementById("neuron-note").textContent),
+    null, { timeout: 60000 });
+  await page.selectOption("#neuron-query", "1");
+  await page.waitForFunction(() => JSON.parse(document.getElementById("canvas-neurons").dataset.weights)[3] === 0);
+  const masked = JSON.parse(await page.$eval("#canvas-neurons", (c) => c.dataset.weights));
+  assert.ok(masked.slice(2).every((w) => w === 0));
+  assert.ok(Math.abs(masked[0] + masked[1] - 1) < 1e-5);
+  await page.screenshot({ path: join(shots, "neurons-1280.png"), fullPage: true });
+  await page.selectOption("#head", "mean");
 });
 
 test("another candidate forks the translation at that step; Back returns", async () => {

@@ -33,6 +33,8 @@ export function mount(root, ctx) {
         weighted: root.querySelector("#canvas-contrib-weighted"),
         rollout: root.querySelector("#canvas-contrib-rollout") }, s, kind, l, h, w);
       drawShares(root.querySelector("#contrib-shares"), s);
+      root.querySelector("#contrib-weighted-caption").textContent = h === "mean"
+        ? "What each token adds through the whole layer" : "What each token adds through this head";
       const [rows, cols] = shape(s.attention, kind);
       const o = overstated(maps.raw, maps.weighted, rows, cols);
       const piece = display(labels(s, kind).cols[o.column]);

@@ -32,6 +32,18 @@ export function viridisLut(t) {
   return LUT[Math.round(255 * Math.min(1, Math.max(0, t)))];
 }
 
+/**
+ * A diverging scale for signed values, t in [-1, 1]: blue below zero,
+ * white at zero, orange above (distinguishable by most colour-blind
+ * readers), as [r, g, b] bytes.
+ */
+export function diverging(t) {
+  const x = Math.min(1, Math.max(-1, Number.isFinite(t) ? t : 0));
+  const end = x < 0 ? [33, 102, 172] : [230, 97, 1];
+  const a = Math.abs(x);
+  return end.map((c) => Math.round(255 + a * (c - 255)));
+}
+
 export function css([r, g, b], alpha = 1) {
   return alpha === 1 ? `rgb(${r} ${g} ${b})` : `rgb(${r} ${g} ${b} / ${alpha})`;
 }

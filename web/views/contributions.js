@@ -15,15 +15,18 @@ export function drawContributions(canvases, sentence, kind, layer, head, width) 
   const { rows: rowLabels, cols: colLabels } = labels(sentence, kind);
   const opts = { rowLabels, colLabels, width, causal: kind === "decoder" };
   drawHeatmap(canvases.raw, pick(a, kind, layer, head), rows, cols, opts);
-  const weighted = { ...a.contributions, shapes: a.shapes };
-  drawHeatmap(canvases.weighted, pick(weighted, kind, layer, head), rows, cols, opts);
+  // One head: α·‖f_h(x)‖. All heads: the layer's ‖Σ_h α f_h(x)‖, not an
+  // average, so that heads that cancel show as cancelling.
+  const weighted = head === "mean" ? a.contributions.layer[kind][layer]
+    : pick({ ...a.contributions, shapes: a.shapes }, kind, layer, head);
+  drawHeatmap(canvases.weighted, weighted, rows, cols, opts);
   canvases.rollout.closest("figure").hidden = kind !== "encoder";
   if (kind === "encoder") {
     drawHeatmap(canvases.rollout, a.rollout[layer], rows, cols, opts);
   } else {
     canvases.rollout.width = 0;  // rollout is of the encoder's layers only
   }
-  return { raw: pick(a, kind, layer, head), weighted: pick(weighted, kind, layer, head) };
+  return { raw: pick(a, kind, layer, head), weighted };
 }
 
 // The share of each column's total (over rows) in raw and weighted maps,
