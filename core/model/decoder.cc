@@ -73,6 +73,66 @@ void DecoderLayer(const DecoderLayerWeights& layer, const ModelConfig& c,
            });
 }
 
+// What a teacher-forced pass keeps of its attention blocks, as run asks
+// (ForcedCaptures): the probabilities, each layer's ‖Σ_h‖ map and the
+// probed head's queries and keys.
+class ForcedKeeper {
+ public:
+  ForcedKeeper(const ModelConfig& c, const RunOptions& run, size_t T,
+               size_t len, ForcedCaptures* kept)
+      : c_(c), run_(run), T_(T), len_(len), kept_(kept) {
+    const size_t L = c.decoder_layers, H = c.heads;
+    attention_ = kept != nullptr && run.capture_attention;
+    summed_ = attention_ && run.capture_value_norms;
+    if (attention_) {
+      kept->self_probs.assign(L * H * T * T, 0.0f);
+      kept->cross_probs.assign(L * H * T * len, 0.0f);
+    }
+    if (summed_) {
+      kept->self_layer_contributions.resize(L * T * T);
+      kept->cross_layer_contributions.resize(L * T * len);
+      scratch_.resize(2 * H * std::max(T, len) * c.d_model);
+    }
+  }
+
+  // Where layer l's probabilities of `kind` go, (heads, T, keys), or null.
+  float* Probs(AttentionKind kind, size_t l) {
+    if (!attention_) return nullptr;
+    return kind == AttentionKind::kDecoder
+               ? &kept_->self_probs[l * c_.heads * T_ * T_]
+               : &kept_->cross_probs[l * c_.heads * T_ * len_];
+  }
+
+  // After layer l's block of `kind` ran with queries q [T, d] over keys k
+  // and values v [keys, d].
+  void Block(AttentionKind kind, size_t l, const AttentionWeights& w,
+             const uint8_t* disabled, const float* q, const float* k,
+             const float* v) {
+    const bool self = kind == AttentionKind::kDecoder;
+    const size_t keys = self ? T_ : len_;
+    const size_t d = c_.d_model;
+    if (summed_) {
+      auto& maps = self ? kept_->self_layer_contributions
+                        : kept_->cross_layer_contributions;
+      LayerContributions(w, c_.heads, v, keys, Probs(kind, l), T_, disabled,
+                         &maps[l * T_ * keys], scratch_.data());
+    }
+    const HeadProbe& p = run_.probe;
+    if (kept_ != nullptr && p.on && p.kind == kind && p.layer == l) {
+      CopyHead(q, T_, d, p.head, c_.head_dim(), &kept_->queries);
+      CopyHead(k, keys, d, p.head, c_.head_dim(), &kept_->keys);
+    }
+  }
+
+ private:
+  const ModelConfig& c_;
+  const RunOptions& run_;
+  size_t T_, len_;
+  ForcedCaptures* kept_;
+  bool attention_ = false, summed_ = false;
+  std::vector<float> scratch_;
+};
+
 }  // namespace
 
 DecoderState Model::StartDecoding(const EncoderOutput& enc,
@@ -327,7 +387,6 @@ std::vector<float> Model::ForcedLogProbs(const EncoderOutput& enc, size_t b,
   const ModelConfig& c = config_;
   const size_t d = c.d_model;
   const size_t T = inputs.size();
-  const size_t L = c.decoder_layers;
   const size_t H = c.heads;
   if (b >= enc.batch) throw Error("forced decoding: no such sentence");
   const size_t S = enc.max_len;
@@ -342,72 +401,37 @@ std::vector<float> Model::ForcedLogProbs(const EncoderOutput& enc, size_t b,
     }
     Embed(weights_.target_embedding, inputs[i], i, &x[i * d], scratch.data());
   }
-  ForcedCaptures none;
-  ForcedCaptures& kept = captures != nullptr ? *captures : none;
-  const bool capture = captures != nullptr && run.capture_attention;
-  const bool summed = capture && run.capture_value_norms;
-  const HeadProbe& probe = run.probe;
-  const bool probing =
-      captures != nullptr && probe.on && probe.kind != AttentionKind::kEncoder;
-  if (capture) {
-    kept.self_probs.assign(L * H * T * T, 0.0f);
-    kept.cross_probs.assign(L * H * T * len, 0.0f);
-  }
-  if (summed) {
-    kept.self_layer_contributions.resize(L * T * T);
-    kept.cross_layer_contributions.resize(L * T * len);
-  }
-  std::vector<float> sum_scratch(summed ? 2 * H * std::max(T, len) * d : 0);
+  ForcedKeeper keep(c, run, T, len, captures);
   HeadControl control;
   control.heads = H;
   control.head_dim = c.head_dim();
   const LayerScratch layer_scratch{in.data(),    out.data(), q.data(),
                                    k.data(),     v.data(),   ctx.data(),
                                    hidden.data()};
-  for (size_t l = 0; l < L; ++l) {
+  for (size_t l = 0; l < c.decoder_layers; ++l) {
     const DecoderLayerWeights& layer = weights_.decoder[l];
-    const bool probe_self =
-        probing && probe.layer == l && probe.kind == AttentionKind::kDecoder;
-    const bool probe_cross =
-        probing && probe.layer == l && probe.kind == AttentionKind::kCross;
     // Every position attends over positions 0..i of the whole target.
     auto self = [&](const float* qs, const float* ks, const float* vs,
                     float* ctxs) {
       control.disabled = run.head_mask.Layer(AttentionKind::kDecoder, l, H);
-      control.probs = capture ? &kept.self_probs[l * H * T * T] : nullptr;
+      control.probs = keep.Probs(AttentionKind::kDecoder, l);
       CausalSelfAttention(qs, ks, vs, d, T, control, ctxs, scratch.data());
-      if (summed) {
-        LayerContributions(
-            layer.self_attn, H, vs, T, control.probs, T, control.disabled,
-            &kept.self_layer_contributions[l * T * T], sum_scratch.data());
-      }
-      if (probe_self) {
-        CopyHead(qs, T, d, probe.head, c.head_dim(), &kept.queries);
-        CopyHead(ks, T, d, probe.head, c.head_dim(), &kept.keys);
-      }
+      keep.Block(AttentionKind::kDecoder, l, layer.self_attn, control.disabled,
+                 qs, ks, vs);
     };
     auto cross = [&](const float* qs, float* ctxs) {
       control.disabled = run.head_mask.Layer(AttentionKind::kCross, l, H);
       control.probs_head_stride = T * len;
       const size_t off = (l * enc.batch + b) * S * d;
+      float* probs = keep.Probs(AttentionKind::kCross, l);
       for (size_t i = 0; i < T; ++i) {
-        control.probs =
-            capture ? &kept.cross_probs[(l * H * T + i) * len] : nullptr;
+        control.probs = probs != nullptr ? probs + i * len : nullptr;
         AttendQuery(&qs[i * d], &enc.cross_k[off], &enc.cross_v[off], d, len,
                     control, &ctxs[i * d], scratch.data());
       }
       control.probs_head_stride = 0;
-      if (summed) {
-        LayerContributions(
-            layer.cross_attn, H, &enc.cross_v[off], len,
-            &kept.cross_probs[l * H * T * len], T, control.disabled,
-            &kept.cross_layer_contributions[l * T * len], sum_scratch.data());
-      }
-      if (probe_cross) {
-        CopyHead(qs, T, d, probe.head, c.head_dim(), &kept.queries);
-        CopyHead(&enc.cross_k[off], len, d, probe.head, c.head_dim(),
-                 &kept.keys);
-      }
+      keep.Block(AttentionKind::kCross, l, layer.cross_attn, control.disabled,
+                 qs, &enc.cross_k[off], &enc.cross_v[off]);
     };
     DecoderLayer(layer, c, x.data(), T, layer_scratch, self, cross);
   }
