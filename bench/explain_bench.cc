@@ -1,8 +1,8 @@
 // What each explanation costs, measured against the plain translation in
 // the same run (a benchmark, not a test): the same lines translated with
 // every option off, then with attention, token confidence, the logit lens
-// and contributions on, in interleaved rounds; prints each configuration's
-// median time and its ratio to the plain one.
+// contributions and one head's query/key vectors on, in interleaved rounds;
+// prints each configuration's median time and its ratio to the plain one.
 //   explain_bench [MODEL] [ROUNDS]   (default: the shipped int8 model, 5)
 #include <algorithm>
 #include <chrono>
@@ -43,6 +43,11 @@ const Config kConfigs[] = {
      [](heed::TranslateOptions& o) {
        o.attention = true;
        o.contributions = true;
+     }},
+    {"attention + query/key of one head",
+     [](heed::TranslateOptions& o) {
+       o.attention = true;
+       o.query_key = heed::HeadRef{heed::AttentionKind::kCross, 1, 3};
      }},
 };
 
