@@ -23,6 +23,9 @@ git ls-files 'core/*.cc' 'cli/*.cc' |
 echo "== command line"
 bash tests/cli_test.sh build/release/heed
 
+echo "== C++ package: cmake --install, then find_package(heed) and pkg-config"
+bash tests/consumers/cpp/test.sh
+
 echo "== BLEU/chrF scorer"
 python3 -m unittest tests/score_test.py
 
