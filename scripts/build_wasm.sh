@@ -9,7 +9,7 @@ cmake --preset wasm >/dev/null
 cmake --build --preset wasm -j "$(nproc)"
 dist=build/wasm/dist
 mkdir -p "$dist"
-cp wasm/heed.js wasm/options.js wasm/result.js wasm/worker.js wasm/heed.d.ts wasm/package.json build/wasm/wasm/heed_engine.js \
+cp wasm/heed.js wasm/node.js wasm/options.js wasm/result.js wasm/worker.js wasm/heed.d.ts wasm/package.json build/wasm/wasm/heed_engine.js \
   build/wasm/wasm/heed_engine.wasm "$dist/"
 for f in heed_engine.wasm heed_engine.js heed.js; do
   printf '%-18s %8d bytes, %8d gzipped\n' "$f" "$(stat -c %s "$dist/$f")" \

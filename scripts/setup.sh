@@ -35,7 +35,12 @@ if ((${#missing[@]})); then
 fi
 
 # playwright-core drives Debian's Chromium in the browser tests; typescript
-# checks a consumer of heed.d.ts.
+# checks a consumer of heed.d.ts; Vite, webpack and esbuild build the
+# bundler consumers (tests/consumers/bundlers).
 cd "$(dirname "$0")/.."
-[[ -d node_modules/playwright-core && -d node_modules/typescript ]] ||
-  npm ci --no-audit --no-fund
+for dep in playwright-core typescript vite webpack webpack-cli esbuild; do
+  if [[ ! -d node_modules/$dep ]]; then
+    npm ci --no-audit --no-fund
+    break
+  fi
+done

@@ -36,7 +36,7 @@ echo "== WebAssembly module against the native build, and the page in Chromium (
 bash scripts/build_wasm.sh
 bash scripts/build_site.sh
 node_modules/.bin/tsc -p tests/consumers/typescript  # heed.d.ts, --strict
-node --test tests/wasm/ tests/web/
+node --test tests/wasm/ tests/web/ tests/consumers/bundlers/
 
 echo "== ASan/UBSan build and doctest suite"
 bash scripts/build.sh asan

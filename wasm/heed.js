@@ -9,6 +9,8 @@
 // Requests run one at a time, in order; errors reject with an Error whose
 // message says what is wrong, and the translator keeps working.
 
+import createHeedEngine from "./heed_engine.js";
+import { nodeImport } from "./node.js";
 import { checkCallback, checkOptions, checkText } from "./options.js";
 import { prepareSentence, summarise } from "./result.js";
 
@@ -19,7 +21,7 @@ const isNode = typeof process !== "undefined" && !!process.versions?.node;
 async function engineBytes(wasmUrl) {
   try {
     if (isNode && wasmUrl.protocol === "file:") {
-      const { readFile } = await import("node:fs/promises");
+      const { readFile } = await nodeImport("node:fs/promises");
       return await readFile(wasmUrl);
     }
     const response = await fetch(wasmUrl);
@@ -34,7 +36,7 @@ async function engineBytes(wasmUrl) {
 async function toUrl(value) {
   if (value instanceof URL || /^[a-z][a-z0-9+.-]*:/i.test(String(value))) return new URL(value);
   if (!isNode) return new URL(value, globalThis.location?.href);
-  const { pathToFileURL } = await import("node:url");
+  const { pathToFileURL } = await nodeImport("node:url");
   return pathToFileURL(value);
 }
 
@@ -43,13 +45,13 @@ async function loadEngine(wasmUrl) {
   if (isNode) {
     // Emscripten's ES module output reads __dirname and require, which
     // Node's ES modules lack.
-    const { createRequire } = await import("node:module");
-    const { fileURLToPath } = await import("node:url");
-    globalThis.__dirname ??= fileURLToPath(new URL(".", import.meta.url));
+    const { createRequire } = await nodeImport("node:module");
+    const { fileURLToPath } = await nodeImport("node:url");
+    const here = import.meta.url;  // not the literal form: bundlers would resolve "."
+    globalThis.__dirname ??= fileURLToPath(new URL(".", here));
     globalThis.require ??= createRequire(import.meta.url);
   }
   const wasmBinary = await engineBytes(url);
-  const { default: createHeedEngine } = await import("./heed_engine.js");
   // Emscripten reports a module it cannot compile through onAbort.
   return new Promise((resolve, reject) => {
     const fail = (what) => reject(new Error(`heed: cannot start the engine from ${url}: ${what}`));
@@ -83,8 +85,8 @@ async function readModel(model, onProgress) {
     throw new TypeError("heed: model must be a URL, an ArrayBuffer or a Uint8Array");
   }
   if (isNode && !/^https?:/.test(String(model))) {
-    const { open } = await import("node:fs/promises");
-    const { constants } = await import("node:fs");
+    const { open } = await nodeImport("node:fs/promises");
+    const { constants } = await nodeImport("node:fs");
     const path = /^file:/.test(String(model)) ? new URL(String(model)) : model;
     // Opened without blocking and checked, so a FIFO or a device such as
     // /dev/zero is refused at once instead of waiting or growing forever.
@@ -181,10 +183,15 @@ function canShareMemory() {
 // worker_threads Worker given the same interface (and kept from holding the
 // process open while no request is pending).
 async function spawnWorker(workerUrl) {
-  const url = workerUrl ?? new URL("./worker.js", import.meta.url);
-  if (!isNode) return new Worker(url, { type: "module" });
-  const { Worker: NodeWorker } = await import("node:worker_threads");
-  const w = new NodeWorker(url);
+  if (!isNode) {
+    // This literal form is what Vite and webpack look for to bundle the
+    // worker with its imports.
+    return workerUrl ? new Worker(workerUrl, { type: "module" })
+      : new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  }
+  const { Worker: NodeWorker } = await nodeImport("node:worker_threads");
+  const here = import.meta.url;  // not the literal form: a bundler would copy worker.js unbundled
+  const w = new NodeWorker(workerUrl ?? new URL("./worker.js", here));
   w.unref();
   w.on("message", (data) => w.onmessage?.({ data }));
   w.on("error", (e) => w.onerror?.(e));

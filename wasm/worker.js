@@ -8,38 +8,44 @@
 // memory, is its stop flag: the page sets it to 1 and the engine stops at
 // its next decoding step. Typed arrays are transferred, not copied.
 import { createTranslator } from "./heed.js";
+import { nodeImport } from "./node.js";
 import { buffersOf } from "./result.js";
 
-const port = globalThis.self ?? (await import("node:worker_threads")).parentPort;
-const post = (message, transfer = []) => port.postMessage(message, transfer);
-let translator = null;
+// No top-level await: bundlers build workers as classic scripts by default.
+if (globalThis.self) serve(globalThis.self);
+else nodeImport("node:worker_threads").then(({ parentPort }) => serve(parentPort));
 
-port.addEventListener("message", async ({ data: { id, op, args } }) => {
-  try {
-    if (op === "create") {
-      translator = await createTranslator({
-        model: args[0], wasmUrl: args[1], worker: false,
-        onProgress: (progress) => post({ id, progress }),
-      });
-      post({ id, result: translator.info() });
-    } else if (op === "translate") {
-      const [text, options, stream, flag] = args;
-      const onSentence = stream ? (sentence) => post({ id, sentence }, buffersOf(sentence)) : undefined;
-      const signal = flag ? { get aborted() { return Atomics.load(flag, 0) !== 0; } } : undefined;
-      const result = await translator.translate(text, { ...options, onSentence, signal });
-      if (stream) {  // the sentences went ahead, their buffers with them
-        const { text: t, targetTokenCount, timings } = result;
-        post({ id, result: { text: t, targetTokenCount, timings } });
-      } else {
+function serve(port) {
+  const post = (message, transfer = []) => port.postMessage(message, transfer);
+  let translator = null;
+
+  port.addEventListener("message", async ({ data: { id, op, args } }) => {
+    try {
+      if (op === "create") {
+        translator = await createTranslator({
+          model: args[0], wasmUrl: args[1], worker: false,
+          onProgress: (progress) => post({ id, progress }),
+        });
+        post({ id, result: translator.info() });
+      } else if (op === "translate") {
+        const [text, options, stream, flag] = args;
+        const onSentence = stream ? (sentence) => post({ id, sentence }, buffersOf(sentence)) : undefined;
+        const signal = flag ? { get aborted() { return Atomics.load(flag, 0) !== 0; } } : undefined;
+        const result = await translator.translate(text, { ...options, onSentence, signal });
+        if (stream) {  // the sentences went ahead, their buffers with them
+          const { text: t, targetTokenCount, timings } = result;
+          post({ id, result: { text: t, targetTokenCount, timings } });
+        } else {
+          post({ id, result }, buffersOf(result));
+        }
+      } else if (op === "split" || op === "positionalEncoding") {
+        const result = await translator[op](...args);
         post({ id, result }, buffersOf(result));
+      } else {
+        throw new Error(`heed: unknown worker request '${op}'`);
       }
-    } else if (op === "split" || op === "positionalEncoding") {
-      const result = await translator[op](...args);
-      post({ id, result }, buffersOf(result));
-    } else {
-      throw new Error(`heed: unknown worker request '${op}'`);
+    } catch (e) {
+      post({ id, error: e.message, name: e.name });
     }
-  } catch (e) {
-    post({ id, error: e.message, name: e.name });
-  }
-});
+  });
+}

@@ -17,6 +17,7 @@ export async function run(model: string | URL | ArrayBuffer | Uint8Array): Promi
   const options: TranslateOptions = {
     to: "de", beam: 4, nbest: 2, lengthPenalty: 0.6, noRepeatNgramSize: 3, repetitionPenalty: 1.2,
     attention: true, prefix: "Ein", logitLens: 5, contributions: true, confidence: true, maskHeads: [head],
+    queryKey: { kind: "encoder", layer: 0, head: 1 },
     maxSentenceTokens: 256, maxBatch: 4, maxAttentionBytes: 1 << 20, maxInputBytes: 1 << 16,
     signal: controller.signal,
     onSentence: (s: Sentence, i: number) => console.log(i, s.segment, s.text),
@@ -24,7 +25,10 @@ export async function run(model: string | URL | ArrayBuffer | Uint8Array): Promi
   const r: Result = await t.translate("A dog runs.", options);
   const a: Attention | undefined = r.attention;
   const weight: number = a ? a.cross[0][0][0] + a.rollout[0][0] + a.shapes.cross[2] : 0;
-  const added: number = a?.contributions ? a.contributions.decoder[0][0][0] + a.contributions.sublayerNorms[0][0] : 0;
+  const added: number = a?.contributions ? a.contributions.decoder[0][0][0] + a.contributions.sublayerNorms[0][0] +
+    a.contributions.layer.cross[0][0] : 0;
+  const qk: number = a?.queryKey ? a.queryKey.queries[0][0] * a.queryKey.keys[0][0] + a.queryKey.layer : 0;
+  const qkKind: "encoder" | "decoder" | "cross" | undefined = a?.queryKey?.kind;
   const s: Sentence = r.sentences[0];
   const lens: string = s.logitLens ? s.logitLens.top[0][0][0].piece : "";
   const sure: number = (s.tokenProbabilities?.[0] ?? 0) + (s.entropies?.[0] ?? 0) + s.logProb + s.score;
@@ -39,7 +43,7 @@ export async function run(model: string | URL | ArrayBuffer | Uint8Array): Promi
   const sizes: number = info.config.d_model + info.config.heads + info.parameters + info.fileSize + info.heapBytes;
   const tag: string = info.config.target_tags[info.languages[0]] ?? "";
   t.dispose();
-  return weight + added + lens.length + sure + alternative.length + best.length + ms + value + sizes + tag.length +
+  return weight + added + qk + (qkKind?.length ?? 0) + lens.length + sure + alternative.length + best.length + ms + value + sizes + tag.length +
     (kept ? 1 : 0) + r.targetTokenCount;
 }
 
@@ -51,6 +55,8 @@ export async function refused(t: Translator): Promise<void> {
   await t.translate("x", { bogus: true });
   // @ts-expect-error a head's kind is encoder, decoder or cross
   await t.translate("x", { maskHeads: [{ kind: "self", layer: 0, head: 0 }] });
+  // @ts-expect-error one head, not a list
+  await t.translate("x", { queryKey: [{ kind: "cross", layer: 0, head: 0 }] });
   // @ts-expect-error the text is a string
   await t.translate(42);
   // @ts-expect-error attention maps are Float32Arrays, not numbers
