@@ -55,11 +55,12 @@ std::vector<double> Reference(const float* a, size_t k, const int8_t* b,
   float amax = 0;
   for (size_t kk = 0; kk < k; ++kk) amax = std::max(amax, std::abs(a[kk]));
   std::vector<int32_t> qa(k, 0);
-  const float inv = amax > 0 ? 127.0f / amax : 0.0f;
+  const float levels = static_cast<float>(ops::Int8ActivationLevels());
+  const float inv = amax > 0 ? levels / amax : 0.0f;
   for (size_t kk = 0; kk < k; ++kk) {
     qa[kk] = static_cast<int32_t>(std::nearbyint(a[kk] * inv));
   }
-  const double sa = amax / 127.0f;
+  const double sa = amax / levels;
   std::vector<double> out(n);
   for (size_t j = 0; j < n; ++j) {
     int64_t dot = 0;

@@ -19,14 +19,24 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 using DI = hn::ScalableTag<int32_t>;
 
-// With VNNI, A is unsigned: q + 128, corrected by 128 · Σ B[j].
+// With VNNI, A is unsigned: q + 128, corrected by 128 · Σ B[j]. On AVX2,
+// VPMADDUBSW adds pairs of u8 × s8 products into saturating int16, so A
+// has 7 bits (q in [-63, 63], + 64): a pair is at most 2 · 127 · 127 =
+// 32,258 and never saturates. Elsewhere int8 widens to int16.
 #if HWY_TARGET == HWY_AVX3_DL
 constexpr size_t kGroup = 4;
 constexpr int32_t kOffset = 128;
+constexpr int32_t kLevels = 127;
+using AType = uint8_t;
+#elif HWY_TARGET == HWY_AVX2
+constexpr size_t kGroup = 4;
+constexpr int32_t kOffset = 64;
+constexpr int32_t kLevels = 63;
 using AType = uint8_t;
 #else
 constexpr size_t kGroup = 2;
 constexpr int32_t kOffset = 0;
+constexpr int32_t kLevels = 127;
 using AType = int16_t;
 #endif
 
@@ -42,6 +52,7 @@ constexpr size_t kChunkRows = 64;
 
 size_t PanelRows() { return 2 * hn::Lanes(DI()); }
 size_t GroupSize() { return kGroup; }
+int32_t ActivationLevels() { return kLevels; }
 
 #if HWY_TARGET == HWY_AVX3_DL
 // acc += Σ of 4 products u8(a) · s8(b) per 32-bit lane (VPDPBUSD). Written
@@ -55,6 +66,15 @@ HWY_INLINE hn::Vec<DI> DotBytes(hn::Vec<DI> acc, hn::Vec<DI> a,
       : [sum] "+v"(sum)
       : [a] "v"(a.raw), [b] "v"(b.raw));
   return hn::Vec<DI>{sum};
+}
+#elif HWY_TARGET == HWY_AVX2
+// acc += Σ of 4 products u8(a) · s8(b) per 32-bit lane: pairs summed in
+// int16 (VPMADDUBSW, exact for 7-bit a), then pairs of pairs in int32.
+HWY_INLINE hn::Vec<DI> DotBytes(hn::Vec<DI> acc, hn::Vec<DI> a,
+                                hn::Vec<hn::Repartition<int8_t, DI>> b) {
+  const __m256i pairs = _mm256_maddubs_epi16(a.raw, b.raw);
+  const __m256i quads = _mm256_madd_epi16(pairs, _mm256_set1_epi16(1));
+  return hn::Vec<DI>{_mm256_add_epi32(acc.raw, quads)};
 }
 #endif
 
@@ -106,7 +126,7 @@ HWY_INLINE void Tile(const AType* HWY_RESTRICT a, size_t lda,
   }
   for (size_t g = 0; g < groups; ++g) {
     const int8_t* bg = panel + g * 2 * n * kGroup;
-#if HWY_TARGET == HWY_AVX3_DL
+#if HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2
     const hn::Repartition<int8_t, DI> d8;
     const auto b0 = hn::LoadU(d8, bg);
     const auto b1 = hn::LoadU(d8, bg + n * kGroup);
@@ -160,7 +180,7 @@ HWY_INLINE float QuantizeRow(const float* HWY_RESTRICT x, size_t k,
     std::fill(out, out + depth, static_cast<AType>(kOffset));
     return 0.0f;
   }
-  const float inv = 127.0f / amax;
+  const float inv = static_cast<float>(kLevels) / amax;
   const hn::Rebind<int32_t, decltype(df)> di;
   const hn::Rebind<AType, decltype(df)> da;
   const auto vinv = hn::Set(df, inv);
@@ -176,7 +196,7 @@ HWY_INLINE float QuantizeRow(const float* HWY_RESTRICT x, size_t k,
         static_cast<int32_t>(std::nearbyint(x[i] * inv)) + kOffset);
   }
   std::fill(out + k, out + depth, static_cast<AType>(kOffset));
-  return amax / 127.0f;
+  return amax / static_cast<float>(kLevels);
 }
 
 void MatMulInt8Packed(const float* HWY_RESTRICT a, size_t m, size_t lda,
@@ -258,7 +278,12 @@ namespace heed::ops {
 
 HWY_EXPORT(PanelRows);
 HWY_EXPORT(GroupSize);
+HWY_EXPORT(ActivationLevels);
 HWY_EXPORT(MatMulInt8Packed);
+
+int32_t Int8ActivationLevels() {
+  return HWY_DYNAMIC_DISPATCH(ActivationLevels)();
+}
 
 void QuantizeRows(const float* x, size_t rows, size_t cols, int8_t* q,
                   float* scales) {

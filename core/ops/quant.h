@@ -5,8 +5,10 @@
 // Each product is exact in 32-bit integers; the only error is rounding A and
 // B to 8 bits. With AVX-512 VNNI the inner loop is one instruction for 64
 // multiply-adds (u8 × s8, A offset by 128 and corrected with B's row sums);
-// elsewhere (AVX2, SSE4, WebAssembly SIMD128) int8 widens to int16 and pairs
-// are multiplied and added into int32.
+// on AVX2 three for 32 (u8 × s8 pairs into int16, then into int32), with A
+// rounded to 7 bits so that no int16 sum saturates; elsewhere (SSE4,
+// WebAssembly SIMD128) int8 widens to int16 and pairs are multiplied and
+// added into int32.
 #ifndef HEED_CORE_OPS_QUANT_H_
 #define HEED_CORE_OPS_QUANT_H_
 
@@ -43,6 +45,10 @@ struct PackedInt8Matrix {
 // Packs row-major int8 B [n, k] (row stride ldb >= k) with its row scales.
 PackedInt8Matrix PackInt8(const int8_t* b, const float* scales, size_t n,
                           size_t k, size_t ldb);
+
+// The levels each side of zero A is rounded to on this CPU's target: A's
+// row scale is max|A| / levels (127; 63 on AVX2).
+int32_t Int8ActivationLevels();
 
 // C [m, n] = A [m, k] · dequant(B)ᵀ + bias, bias [n] or nullptr. A is float
 // and quantised per row inside. Throws std::invalid_argument if b was
