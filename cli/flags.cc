@@ -69,7 +69,8 @@ Flags ParseFlags(const std::vector<std::string>& args) {
                                  "--prefix",
                                  "--logit-lens",
                                  "--contributions",
-                                 "--query-key"};
+                                 "--query-key",
+                                 "--simd"};
   Flags flags;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& name = args[i];

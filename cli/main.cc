@@ -29,6 +29,7 @@
 #include "cli/flags.h"
 #include "core/model/model_file.h"
 #include "core/model/quantize.h"
+#include "core/ops/targets.h"
 #include "core/translator.h"
 
 namespace {
@@ -59,6 +60,8 @@ constexpr const char* kUsage =
     "      --contributions 1 the norm-based contributions; --query-key\n"
     "      encoder:0:3 the query and key vectors of that head (KIND encoder,\n"
     "      decoder or cross).\n"
+    "  Every command takes --simd TARGET: dispatch to that SIMD target and\n"
+    "  nothing better (AVX2 on an AVX-512 CPU, say; heed info lists them).\n"
     "  heed info --model FILE\n"
     "      Prints the model's config, languages and tensors.\n"
     "  heed quantize --model FILE --out FILE\n"
@@ -235,6 +238,9 @@ int Info(const Flags& flags) {
   const heed::ModelFile& file = translator.file();
   std::cout << "file: " << file.source() << " (" << file.size() << " bytes)\n";
   std::cout << "parameters: " << translator.parameters() << "\n";
+  std::cout << "simd: " << heed::ops::SimdTarget() << " (this CPU and build:";
+  for (const std::string& t : heed::ops::SimdTargets()) std::cout << " " << t;
+  std::cout << ")\n";
   std::cout << "languages:";
   for (const std::string& lang : translator.languages())
     std::cout << " " << lang;
@@ -285,6 +291,9 @@ int main(int argc, char** argv) {
     const Flags flags =
         heed::cli::ParseFlags(std::vector<std::string>(argv + 2, argv + argc));
     if (flags.count("--model") == 0) throw UsageError("--model is required");
+    if (flags.count("--simd") != 0) {
+      heed::ops::LimitSimdTarget(flags.at("--simd"));
+    }
     if (command == "translate") return Translate(flags);
     if (command == "info") return Info(flags);
     if (command == "quantize") return Quantize(flags);

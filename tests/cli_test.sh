@@ -101,6 +101,16 @@ expect "a line over --max-input-bytes is refused, the others translated" 1 'line
   bash -c "printf 'A dog.\nA dog runs in the park.\nA cat.\n' | '$heed' translate --model '$model' --to de --max-input-bytes 20"
 expect "unwritable attention file" 1 'cannot write' -- \
   bash -c "echo hi | '$heed' translate --model '$model' --to de --attention-json /nonexistent/a.json"
+expect "--simd stops dispatch at the target named (SCALAR: every CPU has it)" 0 '^simd: SCALAR' -- \
+  bash -c "'$heed' info --model '$model' --simd scalar | grep '^simd:'"
+expect "--simd SCALAR translates as the best target does (the float fixture)" 0 'same' -- \
+  bash -c "a=\$(echo 'A dog runs.' | '$heed' translate --model '$model' --to de --simd scalar); b=\$(echo 'A dog runs.' | '$heed' translate --model '$model' --to de); [[ \$a == \"\$b\" ]] && echo same"
+expect "an unknown --simd target names the ones there are" 1 "SIMD target 'avx9' is not one this CPU and build have (.*SCALAR)" -- \
+  "$heed" info --model "$model" --simd avx9
+expect "--query-key needs KIND:LAYER:HEAD" 2 "needs KIND:LAYER:HEAD" -- \
+  bash -c "echo hi | '$heed' translate --model '$model' --to de --query-key cross:1 --attention-json /dev/null"
+expect "--query-key writes the head's vectors into the attention JSON" 0 'ok' -- \
+  bash -c "echo 'A dog runs.' | '$heed' translate --model '$model' --to de --query-key decoder:1:2 --attention-json '$tmp/qk.json' >/dev/null && python3 -c 'import json,sys; q=json.load(open(sys.argv[1]))[0][\"sentences\"][0][\"attention\"][\"queryKey\"]; assert q[\"kind\"] == \"decoder\" and len(q[\"queries\"]) == len(q[\"keys\"]) > 1; print(\"ok\")' '$tmp/qk.json'"
 
 if ((failures)); then
   echo "$failures command-line test(s) failed"

@@ -71,7 +71,11 @@ async function serve(dir) {
   return { server, address };
 }
 
-const native = execFileSync(join(root, "build/release/heed"), ["translate", "--model", model, "--to", "de", "--beam", "4"],
+// With the module's int8 arithmetic (see tests/wasm): SSE4 where there is one.
+const simd = execFileSync(join(root, "build/release/heed"), ["info", "--model", model]).toString()
+  .match(/^simd: .*\((.*)\)$/m)[1].split(" ").includes("SSE4") ? ["--simd", "SSE4"] : [];
+const native = execFileSync(join(root, "build/release/heed"),
+  ["translate", "--model", model, "--to", "de", "--beam", "4", ...simd],
   { input: `${sentence}\n`, stdio: ["pipe", "pipe", "ignore"] }).toString().trim();
 
 for (const [name, bundler] of Object.entries(bundlers)) {
