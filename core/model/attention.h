@@ -74,9 +74,12 @@ void CausalSelfAttention(const float* q, const float* k, const float* v,
 
 // One query q [d] over keys/values [keys, stride]. ctx [d] out.
 // probs: [heads, keys] with rows probs_head_stride apart. scratch [keys].
+// offsets [keys], when given, says where key and value j start (floats from
+// k and v) instead of j · stride: the decoder's cache, whose positions a
+// beam's rows share without copying.
 void AttendQuery(const float* q, const float* k, const float* v, size_t stride,
                  size_t keys, const HeadControl& control, float* ctx,
-                 float* scratch);
+                 float* scratch, const size_t* offsets = nullptr);
 
 }  // namespace heed
 

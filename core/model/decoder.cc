@@ -158,8 +158,9 @@ DecoderState Model::StartDecoding(const EncoderOutput& enc,
   const size_t cache = c.decoder_layers * R * max_steps * d;
   s.self_k.resize(cache);
   s.self_v.resize(cache);
-  s.spare_k.resize(cache);
-  s.spare_v.resize(cache);
+  s.cache_row.resize(R * max_steps);
+  s.spare_rows.resize(R * max_steps);
+  s.offsets.resize(R * max_steps);
   s.log_probs.resize(R * c.target_vocab);
   if (s.capture_hidden) s.hidden_out.resize(R * c.decoder_layers * d);
   if (s.capture_norms) s.sublayer_norms.resize(R * c.decoder_layers * 4);
@@ -202,6 +203,14 @@ void Model::Step(DecoderState& s, const int* tokens,
     Embed(weights_.target_embedding, tokens[r], t, &s.x[r * d],
           s.scores.data());
   }
+  // Each row's new position goes to its own cache row; the older ones stay
+  // where they were computed.
+  for (size_t r = 0; r < R; ++r) {
+    s.cache_row[r * T + t] = static_cast<uint32_t>(r);
+    for (size_t j = 0; j <= t; ++j) {
+      s.offsets[r * T + j] = (size_t{s.cache_row[r * T + j]} * T + j) * d;
+    }
+  }
   HeadControl control;
   control.heads = H;
   control.head_dim = c.head_dim();
@@ -219,14 +228,12 @@ void Model::Step(DecoderState& s, const int* tokens,
       control.disabled = run.head_mask.Layer(AttentionKind::kDecoder, l, H);
       control.probs_head_stride = T;
       for (size_t r = 0; r < R; ++r) {
-        float* rk = cache_k + r * T * d;
-        float* rv = cache_v + r * T * d;
-        std::memcpy(rk + t * d, &k[r * d], d * sizeof(float));
-        std::memcpy(rv + t * d, &v[r * d], d * sizeof(float));
+        std::memcpy(cache_k + (r * T + t) * d, &k[r * d], d * sizeof(float));
+        std::memcpy(cache_v + (r * T + t) * d, &v[r * d], d * sizeof(float));
         control.probs =
             s.capture ? &s.self_probs[(r * L + l) * H * T] : nullptr;
-        AttendQuery(&q[r * d], rk, rv, d, t + 1, control, &ctx[r * d],
-                    s.scores.data());
+        AttendQuery(&q[r * d], cache_k, cache_v, d, t + 1, control, &ctx[r * d],
+                    s.scores.data(), &s.offsets[r * T]);
       }
       if (s.capture_values) KeepValueNorms(s, l, v);
     };
@@ -328,50 +335,17 @@ void Model::Project(float* x, size_t rows, float* log_probs) const {
 }
 
 void Model::Reorder(DecoderState& s, const std::vector<size_t>& parents) const {
-  const size_t d = config_.d_model;
-  const size_t L = config_.decoder_layers;
   const size_t T = s.capacity;
-  const size_t R0 = s.max_rows;
-  if (parents.size() > R0) throw Error("reorder: too many rows");
-  const size_t used = s.step * d;  // floats per row that hold positions
-  size_t moved = 0;
+  if (parents.size() > s.max_rows) throw Error("reorder: too many rows");
+  for (size_t parent : parents) {
+    if (parent >= s.rows) throw Error("reorder: no such row");
+  }
+  // Only the positions' cache rows move: T indices per row, not the
+  // layers' keys and values.
   for (size_t i = 0; i < parents.size(); ++i) {
-    if (parents[i] >= s.rows) throw Error("reorder: no such row");
-    moved += parents[i] != i;
+    std::copy_n(&s.cache_row[parents[i] * T], s.step, &s.spare_rows[i * T]);
   }
-  auto copy = [&](Buffer& to_k, Buffer& to_v, size_t to, const Buffer& from_k,
-                  const Buffer& from_v, size_t from) {
-    std::memcpy(&to_k[to], &from_k[from], used * sizeof(float));
-    std::memcpy(&to_v[to], &from_v[from], used * sizeof(float));
-  };
-  const auto at = [&](size_t l, size_t row) { return (l * R0 + row) * T * d; };
-  if (2 * moved <= parents.size()) {
-    // Most rows keep their own cache (beams that stay in place): move only
-    // the others, staged through the spare buffers because a row may be
-    // another's parent.
-    for (size_t l = 0; l < L; ++l) {
-      for (size_t i = 0; i < parents.size(); ++i) {
-        if (parents[i] != i) {
-          copy(s.spare_k, s.spare_v, at(l, i), s.self_k, s.self_v,
-               at(l, parents[i]));
-        }
-      }
-      for (size_t i = 0; i < parents.size(); ++i) {
-        if (parents[i] != i) {
-          copy(s.self_k, s.self_v, at(l, i), s.spare_k, s.spare_v, at(l, i));
-        }
-      }
-    }
-  } else {
-    for (size_t l = 0; l < L; ++l) {
-      for (size_t i = 0; i < parents.size(); ++i) {
-        copy(s.spare_k, s.spare_v, at(l, i), s.self_k, s.self_v,
-             at(l, parents[i]));
-      }
-    }
-    s.self_k.swap(s.spare_k);
-    s.self_v.swap(s.spare_v);
-  }
+  s.cache_row.swap(s.spare_rows);
   std::vector<size_t> sentence(parents.size());
   for (size_t i = 0; i < parents.size(); ++i)
     sentence[i] = s.sentence[parents[i]];

@@ -5,6 +5,7 @@
 #define HEED_CORE_MODEL_MODEL_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "core/model/buffer.h"
@@ -83,13 +84,19 @@ class DecoderState {
   size_t max_rows = 0;   // R0: rows the buffers hold
   // Buffers hold unspecified values until written: only positions fed so
   // far (and rows in use) are valid.
-  Buffer self_k;                // (decoder_layers, R0, T, d): cached keys
-  Buffer self_v;                // (decoder_layers, R0, T, d): cached values
-  Buffer spare_k, spare_v;      // reorder buffers, same shape
-  bool capture_hidden = false;  // keep each layer's output of the step
-  Buffer hidden_out;            // (R0, decoder_layers, d) when captured
-  bool capture_norms = false;   // keep the sublayer norms of the step
-  Buffer sublayer_norms;        // (R0, decoder_layers, 4) when captured:
+  Buffer self_k;  // (decoder_layers, R0, T, d): cached keys
+  Buffer self_v;  // (decoder_layers, R0, T, d): cached values
+  // Row r's position j lies in cache row cache_row[r·T + j] (the row that
+  // computed it, at the step it was fed): Reorder moves these indices, not
+  // keys and values, and a written position is never overwritten.
+  std::vector<uint32_t> cache_row;   // (R0, T)
+  std::vector<uint32_t> spare_rows;  // (R0, T): Reorder's scratch
+  std::vector<size_t> offsets;       // (R0, T): where each position starts in a
+                                     // layer's cache, in floats, for this step
+  bool capture_hidden = false;       // keep each layer's output of the step
+  Buffer hidden_out;                 // (R0, decoder_layers, d) when captured
+  bool capture_norms = false;        // keep the sublayer norms of the step
+  Buffer sublayer_norms;             // (R0, decoder_layers, 4) when captured:
                           // ‖x‖ entering self-attention, ‖self(x)‖,
                           // ‖x‖ entering cross-attention, ‖cross(x)‖
   bool capture_values = false;  // keep the value norms of the step
