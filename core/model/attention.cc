@@ -21,24 +21,20 @@ size_t At(const size_t* offsets, size_t stride, size_t j) {
 }
 
 // scores [keys] = (q_h · k_h,j) / √d_k for one head.
-void Scores(const float* q, const float* k, size_t stride,
-            const size_t* offsets, size_t keys, size_t head_dim,
-            float* scores) {
+void Scores(const float* q, const float* k, size_t stride, size_t keys,
+            size_t head_dim, float* scores) {
   const float scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
   for (size_t j = 0; j < keys; ++j) {
-    scores[j] = ops::Dot(q, k + At(offsets, stride, j), head_dim) * scale;
+    scores[j] = ops::Dot(q, k + j * stride, head_dim) * scale;
   }
 }
 
 // ctx_h [head_dim] = Σ_j probs[j] · v_h,j.
-void WeightedSum(const float* probs, const float* v, size_t stride,
-                 const size_t* offsets, size_t keys, size_t head_dim,
-                 float* ctx) {
+void WeightedSum(const float* probs, const float* v, size_t stride, size_t keys,
+                 size_t head_dim, float* ctx) {
   std::memset(ctx, 0, head_dim * sizeof(float));
   for (size_t j = 0; j < keys; ++j) {
-    if (probs[j] != 0.0f) {
-      ops::MulAdd(probs[j], v + At(offsets, stride, j), ctx, head_dim);
-    }
+    if (probs[j] != 0.0f) ops::MulAdd(probs[j], v + j * stride, ctx, head_dim);
   }
 }
 
@@ -60,7 +56,7 @@ void PaddedSelfAttention(const float* q, const float* k, const float* v,
     const size_t col = h * dh;
     for (size_t i = 0; i < len; ++i) {
       float* out = ctx + i * stride + col;
-      Scores(q + i * stride + col, k + col, stride, nullptr, len, dh, scores);
+      Scores(q + i * stride + col, k + col, stride, len, dh, scores);
       ops::Softmax(scores, mask, len);
       if (control.probs != nullptr && i < valid) {
         std::memcpy(control.probs + (h * valid + i) * valid, scores,
@@ -69,7 +65,7 @@ void PaddedSelfAttention(const float* q, const float* k, const float* v,
       if (HeadOff(control, h)) {
         std::memset(out, 0, dh * sizeof(float));
       } else {
-        WeightedSum(scores, v + col, stride, nullptr, len, dh, out);
+        WeightedSum(scores, v + col, stride, len, dh, out);
       }
     }
   }
@@ -86,7 +82,7 @@ void CausalSelfAttention(const float* q, const float* k, const float* v,
     for (size_t i = 0; i < len; ++i) {
       for (size_t j = 0; j < len; ++j) mask[j] = j <= i ? 0.0f : kNegInf;
       float* out = ctx + i * stride + col;
-      Scores(q + i * stride + col, k + col, stride, nullptr, len, dh, scores);
+      Scores(q + i * stride + col, k + col, stride, len, dh, scores);
       ops::Softmax(scores, mask, len);
       if (control.probs != nullptr) {
         std::memcpy(control.probs + (h * len + i) * len, scores,
@@ -95,7 +91,7 @@ void CausalSelfAttention(const float* q, const float* k, const float* v,
       if (HeadOff(control, h)) {
         std::memset(out, 0, dh * sizeof(float));
       } else {
-        WeightedSum(scores, v + col, stride, nullptr, len, dh, out);
+        WeightedSum(scores, v + col, stride, len, dh, out);
       }
     }
   }
@@ -105,20 +101,33 @@ void AttendQuery(const float* q, const float* k, const float* v, size_t stride,
                  size_t keys, const HeadControl& control, float* ctx,
                  float* scratch, const size_t* offsets) {
   const size_t dh = control.head_dim;
+  const size_t H = control.heads;
   const size_t probs_stride =
       control.probs_head_stride != 0 ? control.probs_head_stride : keys;
-  for (size_t h = 0; h < control.heads; ++h) {
-    const size_t col = h * dh;
-    Scores(q + col, k + col, stride, offsets, keys, dh, scratch);
-    ops::Softmax(scratch, nullptr, keys);
-    if (control.probs != nullptr) {
-      std::memcpy(control.probs + h * probs_stride, scratch,
-                  keys * sizeof(float));
+  const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+  // Key by key, every head at once: each key and value row is read once,
+  // front to back (the decoder's cache outgrows the caches on a batch).
+  for (size_t j = 0; j < keys; ++j) {
+    const float* kj = k + At(offsets, stride, j);
+    for (size_t h = 0; h < H; ++h) {
+      scratch[h * keys + j] = ops::Dot(q + h * dh, kj + h * dh, dh) * scale;
     }
-    if (HeadOff(control, h)) {
-      std::memset(ctx + col, 0, dh * sizeof(float));
-    } else {
-      WeightedSum(scratch, v + col, stride, offsets, keys, dh, ctx + col);
+  }
+  for (size_t h = 0; h < H; ++h) {
+    float* p = scratch + h * keys;
+    ops::Softmax(p, nullptr, keys);
+    if (control.probs != nullptr) {
+      std::memcpy(control.probs + h * probs_stride, p, keys * sizeof(float));
+    }
+  }
+  std::memset(ctx, 0, H * dh * sizeof(float));
+  for (size_t j = 0; j < keys; ++j) {
+    const float* vj = v + At(offsets, stride, j);
+    for (size_t h = 0; h < H; ++h) {
+      const float p = scratch[h * keys + j];
+      if (p != 0.0f && !HeadOff(control, h)) {
+        ops::MulAdd(p, vj + h * dh, ctx + h * dh, dh);
+      }
     }
   }
 }

@@ -73,7 +73,8 @@ void CausalSelfAttention(const float* q, const float* k, const float* v,
                          float* ctx, float* scratch);
 
 // One query q [d] over keys/values [keys, stride]. ctx [d] out.
-// probs: [heads, keys] with rows probs_head_stride apart. scratch [keys].
+// probs: [heads, keys] with rows probs_head_stride apart. scratch
+// [heads · keys].
 // offsets [keys], when given, says where key and value j start (floats from
 // k and v) instead of j · stride: the decoder's cache, whose positions a
 // beam's rows share without copying.

@@ -177,7 +177,7 @@ DecoderState Model::StartDecoding(const EncoderOutput& enc,
     buf->resize(R * d);
   }
   s.hidden.resize(R * c.d_ff);
-  s.scores.resize(std::max({max_steps, enc.max_len, d}));
+  s.scores.resize(std::max({c.heads * max_steps, c.heads * enc.max_len, d}));
   return s;
 }
 
@@ -367,7 +367,7 @@ std::vector<float> Model::ForcedLogProbs(const EncoderOutput& enc, size_t b,
   const size_t len = enc.lengths[b];
   std::vector<float> x(T * d), in(T * d), q(T * d), k(T * d), v(T * d),
       ctx(T * d), out(T * d), hidden(T * c.d_ff),
-      scratch(std::max({2 * T, len, d}));
+      scratch(std::max({2 * T, c.heads * len, d}));
   for (size_t i = 0; i < T; ++i) {
     if (inputs[i] < 0 || static_cast<size_t>(inputs[i]) >= c.target_vocab) {
       throw Error("forced decoding: token " + std::to_string(inputs[i]) +

@@ -78,44 +78,58 @@ HWY_INLINE hn::Vec<DI> DotBytes(hn::Vec<DI> acc, hn::Vec<DI> a,
 }
 #endif
 
-// c row [cols ≤ 2·lanes] += (acc - offset·sums) · a_scale · b_scale, where
-// sums is nullptr for every depth block but the first (the offset's
-// contribution over all of k is taken away once).
+// What the rows of a tile scale and add, per column of one panel.
+struct PanelOut {
+  const float* b_scales = nullptr;  // [cols]
+  const int32_t* sums = nullptr;    // [cols] on the first depth block only
+  const float* bias = nullptr;      // [cols] or nullptr
+  size_t cols = 0;                  // ≤ 2·lanes
+};
+
+// c row [cols] = (acc - offset·sums) · a_scale · b_scale + (bias or 0) on
+// the first depth block (where sums is set: the offset's contribution over
+// all of k is taken away once), and += the scaled acc on the others. C is
+// written, not read, on the first block.
 HWY_INLINE void AddRow(hn::Vec<DI> lo, hn::Vec<DI> hi, float a_scale,
-                       const float* b_scales, const int32_t* sums, float* c,
-                       size_t cols) {
+                       const PanelOut& out, float* c) {
   const DI d;
   const hn::Rebind<float, DI> df;
   const size_t n = hn::Lanes(d);
-  if (sums != nullptr) {
+  const bool first = out.sums != nullptr;
+  if (first) {
     const auto off = hn::Set(d, kOffset);
-    lo = hn::Sub(lo, hn::Mul(off, hn::LoadU(d, sums)));
-    hi = hn::Sub(hi, hn::Mul(off, hn::LoadU(d, sums + n)));
+    lo = hn::Sub(lo, hn::Mul(off, hn::LoadU(d, out.sums)));
+    hi = hn::Sub(hi, hn::Mul(off, hn::LoadU(d, out.sums + n)));
   }
   const auto sa = hn::Set(df, a_scale);
   const auto v0 =
-      hn::Mul(hn::ConvertTo(df, lo), hn::Mul(hn::LoadU(df, b_scales), sa));
-  const auto v1 =
-      hn::Mul(hn::ConvertTo(df, hi), hn::Mul(hn::LoadU(df, b_scales + n), sa));
-  if (cols == 2 * n) {
-    hn::StoreU(hn::Add(hn::LoadU(df, c), v0), df, c);
-    hn::StoreU(hn::Add(hn::LoadU(df, c + n), v1), df, c + n);
+      hn::Mul(hn::ConvertTo(df, lo), hn::Mul(hn::LoadU(df, out.b_scales), sa));
+  const auto v1 = hn::Mul(hn::ConvertTo(df, hi),
+                          hn::Mul(hn::LoadU(df, out.b_scales + n), sa));
+  const float* base = first ? out.bias : c;
+  if (out.cols == 2 * n) {
+    const auto b0 = base != nullptr ? hn::LoadU(df, base) : hn::Zero(df);
+    const auto b1 = base != nullptr ? hn::LoadU(df, base + n) : hn::Zero(df);
+    hn::StoreU(hn::Add(b0, v0), df, c);
+    hn::StoreU(hn::Add(b1, v1), df, c + n);
   } else {  // a partial panel: never touch C past column n
     HWY_ALIGN float buf[2 * hn::MaxLanes(hn::Rebind<float, DI>())];
     hn::Store(v0, df, buf);
     hn::Store(v1, df, buf + n);
-    for (size_t j = 0; j < cols; ++j) c[j] += buf[j];
+    for (size_t j = 0; j < out.cols; ++j) {
+      c[j] = (base != nullptr ? base[j] : 0.0f) + buf[j];
+    }
   }
 }
 
-// c tile [kRows, cols] += A tile [kRows, groups·kGroup] · panel slice, the
-// integer sums scaled as AddRow says. The accumulators stay local so they
-// live in registers.
+// c tile [kRows, cols] (+)= A tile [kRows, groups·kGroup] · panel slice, the
+// integer sums scaled and added as AddRow says. The accumulators stay local so
+// they live in registers.
 template <size_t kRows>
 HWY_INLINE void Tile(const AType* HWY_RESTRICT a, size_t lda,
                      const int8_t* HWY_RESTRICT panel, size_t groups,
-                     const float* a_scales, const float* b_scales,
-                     const int32_t* sums, float* c, size_t ldc, size_t cols) {
+                     const float* a_scales, const PanelOut& out, float* c,
+                     size_t ldc) {
   const DI d;
   const size_t n = hn::Lanes(d);
   hn::Vec<DI> lo[kRows];
@@ -159,7 +173,7 @@ HWY_INLINE void Tile(const AType* HWY_RESTRICT a, size_t lda,
 #endif
   }
   for (size_t r = 0; r < kRows; ++r) {
-    AddRow(lo[r], hi[r], a_scales[r], b_scales, sums, c + r * ldc, cols);
+    AddRow(lo[r], hi[r], a_scales[r], out, c + r * ldc);
   }
 }
 
@@ -207,12 +221,11 @@ void MatMulInt8Packed(const float* HWY_RESTRICT a, size_t m, size_t lda,
   const size_t width = PanelRows();
   const size_t panels = (n + width - 1) / width;
   const size_t groups = depth / kGroup;
-  for (size_t i = 0; i < m; ++i) {
-    if (bias != nullptr) {
-      std::memcpy(c + i * ldc, bias, n * sizeof(float));
-    } else {
-      std::fill(c + i * ldc, c + i * ldc + n, 0.0f);
+  if (groups == 0) {  // k = 0: no depth block writes C
+    for (size_t i = 0; i < m; ++i) {
+      for (size_t j = 0; j < n; ++j) c[i * ldc + j] = bias ? bias[j] : 0.0f;
     }
+    return;
   }
   // Rows of quantised A per chunk; a row longer than the stack buffer
   // (k > 8,192) goes to the heap.
@@ -236,31 +249,35 @@ void MatMulInt8Packed(const float* HWY_RESTRICT a, size_t m, size_t lda,
       const size_t gs = std::min(kDepthGroups, groups - g0);
       for (size_t p = 0; p < panels; ++p) {
         const int8_t* panel = b + (p * groups + g0) * width * kGroup;
-        const size_t cols = std::min(width, n - p * width);
-        const float* bs = b_scales + p * width;
-        const int32_t* ss = g0 == 0 ? sums + p * width : nullptr;
+        PanelOut out;
+        out.cols = std::min(width, n - p * width);
+        out.b_scales = b_scales + p * width;
+        if (g0 == 0) {
+          out.sums = sums + p * width;
+          out.bias = bias != nullptr ? bias + p * width : nullptr;
+        }
         for (size_t r = 0; r < rows; r += kRowsPerTile) {
           const AType* at = qa + r * depth + g0 * kGroup;
           float* ct = c + (i0 + r) * ldc + p * width;
           switch (std::min(kRowsPerTile, rows - r)) {
             case 1:
-              Tile<1>(at, depth, panel, gs, scales + r, bs, ss, ct, ldc, cols);
+              Tile<1>(at, depth, panel, gs, scales + r, out, ct, ldc);
               break;
             case 2:
-              Tile<2>(at, depth, panel, gs, scales + r, bs, ss, ct, ldc, cols);
+              Tile<2>(at, depth, panel, gs, scales + r, out, ct, ldc);
               break;
             case 3:
-              Tile<3>(at, depth, panel, gs, scales + r, bs, ss, ct, ldc, cols);
+              Tile<3>(at, depth, panel, gs, scales + r, out, ct, ldc);
               break;
             case 4:
-              Tile<4>(at, depth, panel, gs, scales + r, bs, ss, ct, ldc, cols);
+              Tile<4>(at, depth, panel, gs, scales + r, out, ct, ldc);
               break;
             case 5:
-              Tile<5>(at, depth, panel, gs, scales + r, bs, ss, ct, ldc, cols);
+              Tile<5>(at, depth, panel, gs, scales + r, out, ct, ldc);
               break;
             default:
-              Tile<kRowsPerTile>(at, depth, panel, gs, scales + r, bs, ss, ct,
-                                 ldc, cols);
+              Tile<kRowsPerTile>(at, depth, panel, gs, scales + r, out, ct,
+                                 ldc);
               break;
           }
         }
