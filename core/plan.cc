@@ -173,7 +173,9 @@ void CheckAttentionSize(const ModelConfig& c, const std::vector<Unit>& units,
     const double T =
         static_cast<double>(MaxTargetLength(u.ids.size(), options));
     const double heads = static_cast<double>(c.heads);
-    bytes += sizeof(float) * heads *
+    // Contributions add a map per head and one per layer of each kind.
+    const double maps = options.contributions ? 2.0 + 1.0 / heads : 1.0;
+    bytes += sizeof(float) * heads * maps *
              (c.encoder_layers * S * S + c.decoder_layers * (T * T + T * S));
   }
   if (bytes > static_cast<double>(options.max_attention_bytes)) {

@@ -278,6 +278,25 @@ TEST_CASE("attention for a huge text is refused up front, with the limit") {
   CHECK_FALSE(Tiny().Translate("A dog runs.", o).text.empty());
   o.attention = true;
   CHECK(Tiny().Translate("A dog runs.", o).sentences.at(0).attention.heads > 0);
+  // Contributions keep (2 + 1/heads) times the maps: the smallest power of
+  // two that the attention alone fits in refuses them.
+  TranslateOptions small = To("de");
+  small.attention = true;
+  size_t limit = 1024;
+  for (bool fits = false; !fits; limit *= 2) {
+    REQUIRE(limit < (size_t{1} << 30));
+    small.max_attention_bytes = limit;
+    try {
+      Tiny().Translate("A dog runs.", small);
+      fits = true;
+    } catch (const Error&) {
+    }
+  }
+  small.max_attention_bytes = limit / 2;
+  CHECK_NOTHROW(Tiny().Translate("A dog runs.", small));
+  small.contributions = true;
+  CHECK_THROWS_WITH_AS(Tiny().Translate("A dog runs.", small),
+                       doctest::Contains("max_attention_bytes"), Error);
 }
 
 TEST_CASE("a target prefix, as text or pieces, starts the translation") {
