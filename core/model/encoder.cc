@@ -32,6 +32,78 @@ void ReadLengths(const std::vector<std::vector<int>>& sources, size_t vocab,
   }
 }
 
+// What Encode keeps of its self-attention blocks, as run asks: each
+// sentence's probabilities, value norms, ‖Σ_h‖ maps and the probed head's
+// queries and keys (EncoderOutput's fields, sized here).
+class EncoderKeeper {
+ public:
+  EncoderKeeper(const ModelConfig& c, const RunOptions& run, EncoderOutput* enc)
+      : c_(c), run_(run), enc_(*enc) {
+    const size_t B = enc->batch, L = c.encoder_layers, H = c.heads;
+    attention_ = run.capture_attention;
+    norms_ = run.capture_value_norms;
+    summed_ = attention_ && norms_;
+    probe_ = run.probe.on && run.probe.kind == AttentionKind::kEncoder;
+    if (attention_) enc->attention.resize(B);
+    if (summed_) enc->layer_contributions.resize(B);
+    if (norms_) {
+      enc->value_norms.resize(B);
+      enc->cross_value_norms.resize(B);
+      scratch_.resize(2 * H * enc->max_len * c.d_model);
+    }
+    if (probe_) {
+      enc->queries.resize(B);
+      enc->keys.resize(B);
+    }
+    for (size_t b = 0; b < B; ++b) {
+      const size_t len = enc->lengths[b];
+      if (attention_) enc->attention[b].assign(L * H * len * len, 0.0f);
+      if (summed_) enc->layer_contributions[b].resize(L * len * len);
+      if (norms_) {
+        enc->value_norms[b].resize(L * H * len);
+        enc->cross_value_norms[b].resize(c.decoder_layers * H * len);
+      }
+    }
+  }
+
+  // Where sentence b's probabilities of layer l go, (heads, len, len), or
+  // null.
+  float* Probs(size_t b, size_t l) {
+    const size_t len = enc_.lengths[b];
+    return attention_ ? &enc_.attention[b][l * c_.heads * len * len] : nullptr;
+  }
+
+  // After sentence b's attention in layer l ran on its q, k, v [len, d].
+  void Block(size_t b, size_t l, const AttentionWeights& w,
+             const uint8_t* disabled, const float* q, const float* k,
+             const float* v) {
+    const size_t len = enc_.lengths[b], H = c_.heads, dh = c_.head_dim();
+    if (norms_) {
+      HeadValueNorms(w, H, v, len, &enc_.value_norms[b][l * H * len],
+                     scratch_.data());
+    }
+    if (summed_) {
+      LayerContributions(w, H, v, len, Probs(b, l), len, disabled,
+                         &enc_.layer_contributions[b][l * len * len],
+                         scratch_.data());
+    }
+    if (probe_ && run_.probe.layer == l) {
+      CopyHead(q, len, c_.d_model, run_.probe.head, dh, &enc_.queries[b]);
+      CopyHead(k, len, c_.d_model, run_.probe.head, dh, &enc_.keys[b]);
+    }
+  }
+
+  // HeadValueNorms' scratch, for the cross-attention value norms.
+  float* scratch() { return scratch_.data(); }
+
+ private:
+  const ModelConfig& c_;
+  const RunOptions& run_;
+  EncoderOutput& enc_;
+  bool attention_ = false, norms_ = false, summed_ = false, probe_ = false;
+  std::vector<float> scratch_;
+};
+
 }  // namespace
 
 void Model::ProjectCross(EncoderOutput& enc, const RunOptions& run,
@@ -77,76 +149,31 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
             scratch.data());
     }
   }
-  if (run.capture_value_norms) {
-    enc.value_norms.resize(enc.batch);
-    enc.cross_value_norms.resize(enc.batch);
-    for (size_t b = 0; b < enc.batch; ++b) {
-      enc.value_norms[b].resize(c.encoder_layers * c.heads * enc.lengths[b]);
-      enc.cross_value_norms[b].resize(c.decoder_layers * c.heads *
-                                      enc.lengths[b]);
-    }
-  }
-  std::vector<float> norm_scratch(run.capture_value_norms ? 2 * c.heads * S * d
-                                                          : 0);
-  const bool summed = run.capture_attention && run.capture_value_norms;
-  if (run.capture_attention) {
-    enc.attention.resize(enc.batch);
-    if (summed) enc.layer_contributions.resize(enc.batch);
-    for (size_t b = 0; b < enc.batch; ++b) {
-      const size_t len = enc.lengths[b];
-      enc.attention[b].assign(c.encoder_layers * c.heads * len * len, 0.0f);
-      if (summed) {
-        enc.layer_contributions[b].resize(c.encoder_layers * len * len);
-      }
-    }
-  }
-  const bool probe = run.probe.on && run.probe.kind == AttentionKind::kEncoder;
-  if (probe) {
-    enc.queries.resize(enc.batch);
-    enc.keys.resize(enc.batch);
-  }
+  EncoderKeeper keep(c, run, &enc);
 
   for (size_t l = 0; l < c.encoder_layers; ++l) {
     const EncoderLayerWeights& layer = weights_.encoder[l];
-    Sublayer(
-        layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, x.data(), rows, d,
-        in.data(), out.data(), [&](const float* h, float* y) {
-          layer.self_attn.q.Apply(h, rows, q.data());
-          layer.self_attn.k.Apply(h, rows, k.data());
-          layer.self_attn.v.Apply(h, rows, v.data());
-          for (size_t b = 0; b < enc.batch; ++b) {
-            const size_t len = enc.lengths[b];
-            HeadControl control;
-            control.heads = c.heads;
-            control.head_dim = c.head_dim();
-            control.disabled =
-                run.head_mask.Layer(AttentionKind::kEncoder, l, c.heads);
-            if (run.capture_attention) {
-              control.probs = enc.attention[b].data() + l * c.heads * len * len;
-            }
-            const size_t off = b * S * d;
-            if (run.capture_value_norms) {
-              HeadValueNorms(layer.self_attn, c.heads, &v[off], len,
-                             &enc.value_norms[b][l * c.heads * len],
-                             norm_scratch.data());
-            }
-            PaddedSelfAttention(&q[off], &k[off], &v[off], d, S, len, control,
-                                &ctx[off], scratch.data());
-            if (summed) {
-              LayerContributions(layer.self_attn, c.heads, &v[off], len,
-                                 control.probs, len, control.disabled,
-                                 &enc.layer_contributions[b][l * len * len],
-                                 norm_scratch.data());
-            }
-            if (probe && run.probe.layer == l) {
-              CopyHead(&q[off], len, d, run.probe.head, c.head_dim(),
-                       &enc.queries[b]);
-              CopyHead(&k[off], len, d, run.probe.head, c.head_dim(),
-                       &enc.keys[b]);
-            }
-          }
-          layer.self_attn.out.Apply(ctx.data(), rows, y);
-        });
+    Sublayer(layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, x.data(), rows,
+             d, in.data(), out.data(), [&](const float* h, float* y) {
+               layer.self_attn.q.Apply(h, rows, q.data());
+               layer.self_attn.k.Apply(h, rows, k.data());
+               layer.self_attn.v.Apply(h, rows, v.data());
+               for (size_t b = 0; b < enc.batch; ++b) {
+                 HeadControl control;
+                 control.heads = c.heads;
+                 control.head_dim = c.head_dim();
+                 control.disabled =
+                     run.head_mask.Layer(AttentionKind::kEncoder, l, c.heads);
+                 control.probs = keep.Probs(b, l);
+                 const size_t off = b * S * d;
+                 PaddedSelfAttention(&q[off], &k[off], &v[off], d, S,
+                                     enc.lengths[b], control, &ctx[off],
+                                     scratch.data());
+                 keep.Block(b, l, layer.self_attn, control.disabled, &q[off],
+                            &k[off], &v[off]);
+               }
+               layer.self_attn.out.Apply(ctx.data(), rows, y);
+             });
     Sublayer(layer.ffn_norm, c.pre_norm, c.layer_norm_eps, x.data(), rows, d,
              in.data(), out.data(), [&](const float* h, float* y) {
                layer.ffn.Apply(h, rows, c.activation, hidden.data(), y);
@@ -156,7 +183,7 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
     weights_.encoder_norm.Apply(x.data(), rows, d, c.layer_norm_eps);
   enc.memory = std::move(x);
 
-  ProjectCross(enc, run, norm_scratch.data());
+  ProjectCross(enc, run, keep.scratch());
   return enc;
 }
 
