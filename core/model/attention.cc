@@ -188,11 +188,14 @@ void HeadValueNorms(const AttentionWeights& w, size_t heads, const float* v,
 
 void LayerContributions(const AttentionWeights& w, size_t heads, const float* v,
                         size_t n, const float* probs, size_t rows,
-                        const uint8_t* disabled, float* summed,
-                        float* scratch) {
+                        const uint8_t* disabled, float* summed, float* scratch,
+                        float* norms) {
   const size_t d = w.out.out;
   float* f = scratch + heads * n * w.out.in;
   HeadOutputs(w, heads, v, n, f, scratch);
+  for (size_t r = 0; norms != nullptr && r < heads * n; ++r) {
+    norms[r] = Norm2(f + r * d, d);
+  }
   std::vector<float> sum(d);
   for (size_t i = 0; i < rows; ++i) {
     for (size_t j = 0; j < n; ++j) {

@@ -37,10 +37,12 @@ void HeadValueNorms(const AttentionWeights& w, size_t heads, const float* v,
 // disabled ([heads] flags or nullptr), for probs α [heads, rows, n]: the
 // size of what token j adds to row i through the whole layer, where heads
 // can reinforce or cancel each other (Kobayashi et al. 2020's ‖Σ_h‖).
-// scratch: 2 · heads · n · d_model.
+// scratch: 2 · heads · n · d_model. norms [heads, n], when given, receives
+// what HeadValueNorms would, from the same head outputs.
 void LayerContributions(const AttentionWeights& w, size_t heads, const float* v,
                         size_t n, const float* probs, size_t rows,
-                        const uint8_t* disabled, float* summed, float* scratch);
+                        const uint8_t* disabled, float* summed, float* scratch,
+                        float* norms = nullptr);
 
 // out [n, head_dim] = head `head`'s columns of x [n, stride] (its query,
 // key or value vectors).

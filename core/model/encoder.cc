@@ -78,14 +78,13 @@ class EncoderKeeper {
              const uint8_t* disabled, const float* q, const float* k,
              const float* v) {
     const size_t len = enc_.lengths[b], H = c_.heads, dh = c_.head_dim();
-    if (norms_) {
-      HeadValueNorms(w, H, v, len, &enc_.value_norms[b][l * H * len],
-                     scratch_.data());
-    }
-    if (summed_) {
+    float* norms = norms_ ? &enc_.value_norms[b][l * H * len] : nullptr;
+    if (summed_) {  // the value norms from the same head outputs
       LayerContributions(w, H, v, len, Probs(b, l), len, disabled,
                          &enc_.layer_contributions[b][l * len * len],
-                         scratch_.data());
+                         scratch_.data(), norms);
+    } else if (norms_) {
+      HeadValueNorms(w, H, v, len, norms, scratch_.data());
     }
     if (probe_ && run_.probe.layer == l) {
       CopyHead(q, len, c_.d_model, run_.probe.head, dh, &enc_.queries[b]);
