@@ -25,11 +25,6 @@ nlohmann::json Nested(const std::vector<float>& v, size_t layers, size_t heads,
   return out;
 }
 
-const char* KindName(AttentionKind kind) {
-  static const char* kNames[3] = {"encoder", "decoder", "cross"};
-  return kNames[static_cast<int>(kind)];
-}
-
 // {"top": [layer][step][k] {piece, probability}, "tokenProbabilities":
 // [layer][step]} (docs/attention.md).
 nlohmann::json LensJson(const heed::LogitLens& lens) {

@@ -37,9 +37,10 @@ HeadRef ToHead(const std::string& name, const std::string& value) {
   const size_t a = value.find(':');
   const size_t b = a == std::string::npos ? a : value.find(':', a + 1);
   const std::string kind = value.substr(0, a);
-  static const char* kKinds[3] = {"encoder", "decoder", "cross"};
   int k = -1;
-  for (int i = 0; i < 3; ++i) k = kind == kKinds[i] ? i : k;
+  for (int i = 0; i < 3; ++i) {
+    if (kind == KindName(static_cast<AttentionKind>(i))) k = i;
+  }
   if (k < 0 || b == std::string::npos) {
     throw UsageError("option '" + name +
                      "' needs KIND:LAYER:HEAD (KIND encoder, decoder or "

@@ -40,11 +40,11 @@ Model Model::Load(ModelFile file) {
 void Model::CheckRunOptions(const RunOptions& run) const {
   const size_t layers[3] = {config_.encoder_layers, config_.decoder_layers,
                             config_.decoder_layers};
-  const char* names[3] = {"encoder", "decoder", "cross"};
   for (int k = 0; k < 3; ++k) {
     const size_t n = run.head_mask.disabled[k].size();
     if (n != 0 && n != layers[k] * config_.heads) {
-      throw Error(std::string("head mask for ") + names[k] + " attention has " +
+      throw Error(std::string("head mask for ") +
+                  KindName(static_cast<AttentionKind>(k)) + " attention has " +
                   std::to_string(n) + " flags; the model has " +
                   std::to_string(layers[k] * config_.heads) + " heads");
     }

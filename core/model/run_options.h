@@ -11,6 +11,13 @@ namespace heed {
 // The three kinds of attention block.
 enum class AttentionKind { kEncoder = 0, kDecoder = 1, kCross = 2 };
 
+// "encoder", "decoder" or "cross": the kind's name in messages, flags and
+// the attention JSON.
+inline const char* KindName(AttentionKind kind) {
+  static const char* const kNames[3] = {"encoder", "decoder", "cross"};
+  return kNames[static_cast<int>(kind)];
+}
+
 // Heads whose output is zeroed during a run, per kind: disabled[kind] is
 // empty (all heads on) or (layers · heads) flags, row-major by layer.
 struct HeadMask {
