@@ -85,10 +85,10 @@ expect "a line-by-line co-process gets each translation at once" 0 'got .' -- \
   bash -c "coproc H { exec '$heed' translate --model '$model' --to de; }; echo 'A dog runs.' >&\${H[1]}; read -t 20 -u \${H[0]} out && echo \"got \$out\""
 (head -c 300000 /dev/zero | tr '\0' a; echo) >"$tmp/long.txt"
 expect "SIGINT stops a 300,000-character line" 130 'interrupted' -- \
-  timeout --preserve-status -s INT 5 "$heed" translate --model "$model" --to de <"$tmp/long.txt"
+  timeout --foreground --preserve-status -s INT 5 "$heed" translate --model "$model" --to de <"$tmp/long.txt"
 yes 'A dog runs in the park with a ball.' | head -50000 >"$tmp/many.txt"
 expect "SIGINT keeps what was written and closes the attention JSON" 130 'ok' -- \
-  bash -c "timeout --preserve-status -s INT 5 '$heed' translate --model '$model' --to de --attention-json '$tmp/int.json' <'$tmp/many.txt' >'$tmp/int.out' 2>'$tmp/int.err'; s=\$?; grep -q '^heed: interrupted' '$tmp/int.err' && python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))) == int(sys.argv[2])' '$tmp/int.json' \$(wc -l <'$tmp/int.out') && echo ok; exit \$s"
+  bash -c "timeout --foreground --preserve-status -s INT 5 '$heed' translate --model '$model' --to de --attention-json '$tmp/int.json' <'$tmp/many.txt' >'$tmp/int.out' 2>'$tmp/int.err'; s=\$?; grep -q '^heed: interrupted' '$tmp/int.err' && python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))) == int(sys.argv[2])' '$tmp/int.json' \$(wc -l <'$tmp/int.out') && echo ok; exit \$s"
 yes 'A dog runs in the park.' | head -64 >"$tmp/64.txt"
 expect "beam 64 with --max-batch 1024 stays within 450 MB (1,024 hypotheses at once)" 0 'ok' -- \
   python3 -c "
