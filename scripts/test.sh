@@ -48,6 +48,9 @@ bash scripts/build.sh fuzz
 corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
 mkdir -p "$corpus/loader" "$corpus/translate" "$corpus/tokenizer"
+# A crashing input is kept in build/fuzz/crashes, not in the working tree.
+mkdir -p build/fuzz/crashes
+crashes=-artifact_prefix=build/fuzz/crashes/
 cp tests/fixtures/*.heed "$corpus/loader/"
 cp tests/fixtures/tiny_spm.model "$corpus/tokenizer/"
 # The shipped model's tokenizer: the one with a normaliser charsmap.
@@ -59,16 +62,16 @@ begin, end = json.loads(data[8:8 + n])["tokenizer.source"]["data_offsets"]
 open(sys.argv[2], "wb").write(data[8 + n + begin:8 + n + end])
 PY
 printf '\x05\x10A dog runs. Ein Hund.' >"$corpus/translate/seed"
-./build/fuzz/fuzz_model_loader -max_total_time="$FUZZ_SECONDS" \
+./build/fuzz/fuzz_model_loader "$crashes" -max_total_time="$FUZZ_SECONDS" \
   -rss_limit_mb=4096 -print_final_stats=1 "$corpus/loader" 2>&1 | tail -4
-./build/fuzz/fuzz_translate -max_total_time="$FUZZ_SECONDS" -max_len=512 \
+./build/fuzz/fuzz_translate "$crashes" -max_total_time="$FUZZ_SECONDS" -max_len=512 \
   -print_final_stats=1 "$corpus/translate" 2>&1 | tail -4
-./build/fuzz/fuzz_tokenizer -max_total_time="$FUZZ_SECONDS" -max_len=400000 \
+./build/fuzz/fuzz_tokenizer "$crashes" -max_total_time="$FUZZ_SECONDS" -max_len=400000 \
   -rss_limit_mb=4096 -print_final_stats=1 "$corpus/tokenizer" 2>&1 | tail -4
 mkdir -p "$corpus/flags"
 printf -- '--beam\0004\0--length-penalty\0000.6\0--max-batch\00032\0--attention-json\0a.json\0--logit-lens\0003' \
   >"$corpus/flags/seed"
-./build/fuzz/fuzz_cli_flags -max_total_time="$FUZZ_SECONDS" -max_len=256 \
+./build/fuzz/fuzz_cli_flags "$crashes" -max_total_time="$FUZZ_SECONDS" -max_len=256 \
   -print_final_stats=1 "$corpus/flags" 2>&1 | tail -4
 
 echo "== all tests passed"
