@@ -101,20 +101,23 @@ void RunBatch(const Model& model, const std::vector<Unit>& units,
   b.decode_ms = Ms(e1, Clock::now());
 }
 
-// Decodes the units in waves of `threads` batches, one batch per thread,
-// and hands each batch to `done` in unit order, so the result does not
-// depend on the thread count.
+// Decodes the units in waves of up to `threads` batches, one batch per
+// thread, and hands each batch to `done` in unit order, so the result does
+// not depend on the thread count. A wave's units are shared evenly, so a
+// paragraph shorter than `threads` full batches still keeps every thread
+// busy.
 void DecodeWaves(const Model& model, const std::vector<Unit>& units,
                  const Plan& plan, size_t max_batch, size_t threads,
                  const std::function<void(Batch&)>& done) {
   const size_t per_wave = max_batch * threads;
   for (size_t wave = 0; wave < units.size(); wave += per_wave) {
+    const size_t n = std::min(units.size() - wave, per_wave);
+    const size_t size = (n + threads - 1) / threads;  // at most max_batch
     std::vector<Batch> batches;
-    for (size_t f = wave; f < std::min(units.size(), wave + per_wave);
-         f += max_batch) {
+    for (size_t f = wave; f < wave + n; f += size) {
       Batch& b = batches.emplace_back();
       b.first = f;
-      b.last = std::min(units.size(), f + max_batch);
+      b.last = std::min(wave + n, f + size);
     }
     StopIfCancelled(plan.decoding);
     RunParallel(batches.size(),

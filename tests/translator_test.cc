@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "core/translator.h"
@@ -138,8 +139,13 @@ TEST_CASE("batches on several threads give the one-thread result") {
   o.max_batch = 2;
   o.attention = true;
   const auto one = Tiny().Translate(texts, o);
-  for (size_t threads : {2u, 3u, 8u}) {
+  // (threads, max_batch): a wave of 18 units shared 9 + 9, full waves of
+  // 2-unit batches, and waves whose last batches are short.
+  for (const auto& [threads, batch] :
+       {std::pair<size_t, size_t>{2, 32}, {2, 2}, {3, 2}, {8, 2}, {4, 3}}) {
     o.threads = threads;
+    o.max_batch = batch;
+    INFO("threads ", o.threads, ", max_batch ", o.max_batch);
     const auto many = Tiny().Translate(texts, o);
     REQUIRE(many.size() == one.size());
     for (size_t i = 0; i < texts.size(); ++i) {

@@ -3,11 +3,14 @@
 // result object {error: message}, which the JS wrapper turns into a
 // rejected promise.
 #include <emscripten/bind.h>
+#include <emscripten/heap.h>
 #include <emscripten/val.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/translator.h"
@@ -202,16 +205,34 @@ val SplitSentences(const std::string& text) {
   return out;
 }
 
+// A JavaScript `cancelled` as DecodingOptions::cancelled. Only the calling
+// thread may call into JavaScript; the threaded engine's other threads read
+// what its last poll saw (it polls each decoding step of its own batch and
+// before each wave of batches).
+std::function<bool()> PollFrom(const val& cancelled) {
+  auto seen = std::make_shared<std::atomic<bool>>(false);
+  return [&cancelled, seen, caller = std::this_thread::get_id()] {
+    if (std::this_thread::get_id() == caller) {
+      seen->store(cancelled().as<bool>());
+    }
+    return seen->load();
+  };
+}
+
+// The wasm heap's size in bytes (HEAPU8.length can be stale in the calling
+// thread when another thread grew the memory).
+double HeapBytes() { return static_cast<double>(emscripten_get_heap_size()); }
+
 class Engine {
  public:
-  // Loads a model from `size` bytes at `address` in wasm memory (copied).
-  static val Load(uintptr_t address, size_t size) {
+  // Loads a model from the bytes of a Uint8Array (copied); its translations
+  // use `threads` threads (1 unless the engine is the threaded build).
+  static val Load(const val& bytes, unsigned threads) {
     try {
-      const auto* p = reinterpret_cast<const uint8_t*>(address);
-      auto t = std::make_shared<heed::Translator>(
-          heed::Translator::FromBytes(std::vector<uint8_t>(p, p + size)));
+      auto t = std::make_shared<heed::Translator>(heed::Translator::FromBytes(
+          emscripten::convertJSArrayToNumberVector<uint8_t>(bytes)));
       val r = val::object();
-      r.set("engine", Engine(std::move(t)));
+      r.set("engine", Engine(std::move(t), threads));
       return r;
     } catch (const std::exception& e) {
       return ErrorResult(e.what());
@@ -227,8 +248,9 @@ class Engine {
                 const val& on_sentence, const val& cancelled) const {
     try {
       heed::TranslateOptions o = ReadOptions(options);
+      o.threads = threads_;
       if (cancelled.typeOf().as<std::string>() == "function") {
-        o.cancelled = [&cancelled] { return cancelled().as<bool>(); };
+        o.cancelled = PollFrom(cancelled);
       }
       val sentences = val::array();
       heed::SentenceCallback each;
@@ -289,15 +311,17 @@ class Engine {
   }
 
  private:
-  explicit Engine(std::shared_ptr<heed::Translator> t)
-      : translator_(std::move(t)) {}
+  Engine(std::shared_ptr<heed::Translator> t, unsigned threads)
+      : translator_(std::move(t)), threads_(threads) {}
   std::shared_ptr<heed::Translator> translator_;
+  unsigned threads_ = 1;
 };
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(heed) {
   emscripten::function("splitSentences", &SplitSentences);
+  emscripten::function("heapBytes", &HeapBytes);
   emscripten::class_<Engine>("Engine")
       .class_function("load", &Engine::Load)
       .function("translate", &Engine::Translate)

@@ -7,6 +7,14 @@ set(HEED_WASM_SRC "${CMAKE_CURRENT_SOURCE_DIR}/build/wasm-src" CACHE PATH
 add_compile_options(-fexceptions)
 add_link_options(-fexceptions)
 
+# The threaded engine: every object, the dependencies' too, must be built
+# with atomics and shared memory, or the link refuses it.
+option(HEED_WASM_THREADS "Build heed_engine_threads (pthreads)" OFF)
+if(HEED_WASM_THREADS)
+  add_compile_options(-pthread)
+  add_link_options(-pthread)
+endif()
+
 # Highway: one static target, SIMD128; no runtime dispatch in WebAssembly.
 add_library(heed_hwy STATIC ${HEED_WASM_SRC}/highway/hwy/aligned_allocator.cc
                             ${HEED_WASM_SRC}/highway/hwy/targets.cc)

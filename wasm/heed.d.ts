@@ -18,6 +18,16 @@ export interface CreateOptions {
   wasmUrl?: string | URL;
   /** Where worker.js is served, when not beside heed.js; it imports heed.js from beside itself. */
   workerUrl?: string | URL;
+  /**
+   * Threads a paragraph's batches are decoded on, in [1, 64]; the result
+   * does not depend on it. Above 1 the threaded engine
+   * (heed_engine_threads.*, beside heed_engine.wasm) runs, which needs
+   * SharedArrayBuffer: a cross-origin isolated page (COOP + COEP headers),
+   * or Node. Default: min(4, cores) on such a page, 1 elsewhere and in Node.
+   * Where the threaded engine cannot load, one thread runs; info().threads
+   * says which.
+   */
+  threads?: number;
 }
 
 export interface HeadRef {
@@ -191,6 +201,8 @@ export interface Info {
   fileSize: number;
   /** Current size of the WebAssembly heap in bytes. */
   heapBytes: number;
+  /** Threads translations are decoded on (1: the single-threaded engine). */
+  threads: number;
 }
 
 export interface Translator {

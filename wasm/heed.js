@@ -40,8 +40,34 @@ async function toUrl(value) {
   return pathToFileURL(value);
 }
 
-async function loadEngine(wasmUrl) {
-  const url = wasmUrl ? await toUrl(wasmUrl) : new URL("./heed_engine.wasm", import.meta.url);
+// How many threads a translator decodes on when the caller does not say:
+// several where the threaded engine can run (a cross-origin isolated page,
+// which has SharedArrayBuffer), one elsewhere and in Node (as natively).
+function defaultThreads() {
+  if (isNode || globalThis.crossOriginIsolated !== true) return 1;
+  return Math.max(1, Math.min(4, globalThis.navigator?.hardwareConcurrency ?? 1));
+}
+
+// The threaded engine (heed_engine_threads.{js,wasm}), beside the
+// single-threaded one; imported by a computed address, so bundles leave it
+// out and fall back to one thread.
+async function importThreadedEngine(url, threads) {
+  const js = new URL("heed_engine_threads.js", url);
+  const { default: create } = await nodeImport(js.href);
+  const options = { heedPoolSize: threads - 1 };
+  if (isNode) {
+    // The pool's workers are CommonJS; in this "type": "module" package
+    // Node reads them as such only under .cjs.
+    const { fileURLToPath } = await nodeImport("node:url");
+    options.locateFile = (name) => fileURLToPath(new URL(name.replace(/\.js$/, ".cjs"), js));
+  }
+  return { create, options, url: new URL("heed_engine_threads.wasm", url) };
+}
+
+// The engine module, with `threads` threads when that many can run (its
+// `threads` says how many it has).
+async function loadEngine(wasmUrl, threads) {
+  let url = wasmUrl ? await toUrl(wasmUrl) : new URL("./heed_engine.wasm", import.meta.url);
   if (isNode) {
     // Emscripten's ES module output reads __dirname and require, which
     // Node's ES modules lack.
@@ -51,12 +77,25 @@ async function loadEngine(wasmUrl) {
     globalThis.__dirname ??= fileURLToPath(new URL(".", here));
     globalThis.require ??= createRequire(import.meta.url);
   }
+  let create = createHeedEngine, options = {};
+  if (threads > 1 && typeof SharedArrayBuffer === "function") {
+    try {
+      ({ create, options, url } = await importThreadedEngine(url, threads));
+    } catch {
+      threads = 1;  // not served (a bundle): the single-threaded engine
+    }
+  } else {
+    threads = 1;
+  }
   const wasmBinary = await engineBytes(url);
   // Emscripten reports a module it cannot compile through onAbort.
-  return new Promise((resolve, reject) => {
+  const engine = await new Promise((resolve, reject) => {
     const fail = (what) => reject(new Error(`heed: cannot start the engine from ${url}: ${what}`));
-    createHeedEngine({ wasmBinary, onAbort: fail }).then(resolve, (e) => fail(e?.message ?? e));
+    create({ ...options, wasmBinary, onAbort: fail }).then(resolve, (e) => fail(e?.message ?? e));
   });
+  // Idle pool workers must not keep Node running.
+  if (isNode) engine.heedWorkers?.().forEach((w) => w.unref());
+  return { engine, threads };
 }
 
 // The model's response: from the Cache API when the kept copy is still the
@@ -203,15 +242,19 @@ async function spawnWorker(workerUrl) {
  * Web Worker by default (worker: true), so the page never blocks; in Node
  * it runs in the calling thread. The API is the same either way.
  */
-export async function createTranslator({ model, onProgress, worker, wasmUrl, workerUrl } = {}) {
+export async function createTranslator({ model, onProgress, worker, wasmUrl, workerUrl, threads } = {}) {
   const useWorker = worker ?? (!isNode && typeof Worker !== "undefined");
+  threads ??= defaultThreads();
+  if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
+    throw new RangeError("heed: threads must be a whole number in [1, 64]");
+  }
   const where = { wasmUrl: wasmUrl && String(await toUrl(wasmUrl)),
-                  workerUrl: workerUrl && await toUrl(workerUrl) };
+                  workerUrl: workerUrl && await toUrl(workerUrl), threads };
   return useWorker ? createWorkerTranslator(model, onProgress, where)
-    : createLocalTranslator(model, onProgress, where.wasmUrl);
+    : createLocalTranslator(model, onProgress, where);
 }
 
-async function createWorkerTranslator(model, onProgress, { wasmUrl, workerUrl }) {
+async function createWorkerTranslator(model, onProgress, { wasmUrl, workerUrl, threads }) {
   const share = canShareMemory();
   // What each (re)started worker loads: a URL or path, or bytes of our own
   // (copied again for a restart, which is needed only without shared memory).
@@ -247,7 +290,7 @@ async function createWorkerTranslator(model, onProgress, { wasmUrl, workerUrl })
     };
     w.onerror = (e) => failAll(new Error(`heed: the worker ${workerUrl ?? "worker.js"} failed: ${e.message ?? "it could not be loaded"}`));
     const bytes = typeof source === "string" || share ? source : source.slice(0);
-    info = await call("create", [bytes, wasmUrl], typeof bytes === "string" ? [] : [bytes]);
+    info = await call("create", [bytes, wasmUrl, threads], typeof bytes === "string" ? [] : [bytes]);
   };
   const failAll = (error) => {
     for (const p of pending.values()) p.reject(error);
@@ -319,13 +362,10 @@ async function createWorkerTranslator(model, onProgress, { wasmUrl, workerUrl })
   };
 }
 
-async function createLocalTranslator(model, onProgress, wasmUrl) {
-  let [engineModule, bytes] = await Promise.all([loadEngine(wasmUrl), readModel(model, onProgress)]);
-  const address = engineModule._malloc(bytes.length);
-  if (!address) throw new Error("heed: out of memory for the model");
-  engineModule.HEAPU8.set(bytes, address);
-  const loaded = engineModule.Engine.load(address, bytes.length);
-  engineModule._free(address);
+async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
+  let [{ engine: engineModule, threads: running }, bytes] =
+    await Promise.all([loadEngine(wasmUrl, threads), readModel(model, onProgress)]);
+  const loaded = engineModule.Engine.load(bytes, running);
   bytes = null;
   if (loaded.error !== undefined) throw new Error(`heed: ${loaded.error}`);
   let engine = loaded.engine;
@@ -384,13 +424,14 @@ async function createLocalTranslator(model, onProgress, wasmUrl) {
     info() {
       return use((e) => {
         const i = e.info();
-        return { ...i, heapBytes: engineModule.HEAPU8.length };
+        return { ...i, heapBytes: engineModule.heapBytes(), threads: running };
       });
     },
     // Frees the engine and lets the module's memory be collected even while
     // this object is still referenced.
     dispose() {
       if (engine) engine.delete();
+      engineModule?.heedWorkers?.().forEach((w) => w.terminate());
       engine = null;
       engineModule = null;
     },

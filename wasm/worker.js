@@ -23,7 +23,7 @@ function serve(port) {
     try {
       if (op === "create") {
         translator = await createTranslator({
-          model: args[0], wasmUrl: args[1], worker: false,
+          model: args[0], wasmUrl: args[1], threads: args[2], worker: false,
           onProgress: (progress) => post({ id, progress }),
         });
         post({ id, result: translator.info() });

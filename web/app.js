@@ -75,7 +75,8 @@ async function load() {
   const info = translator.info(), c = info.config;
   $("model-info").textContent = `Model: ${(info.parameters / 1e6).toFixed(1)} M parameters, ` +
     `${formatBytes(info.fileSize)}; ${c.encoder_layers} encoder + ${c.decoder_layers} decoder layers, ` +
-    `${c.heads} heads, d_model ${c.d_model}; languages ${info.languages.join(", ")}.`;
+    `${c.heads} heads, d_model ${c.d_model}; languages ${info.languages.join(", ")}; ` +
+    `decoding on ${info.threads} thread${info.threads === 1 ? "" : "s"}.`;
   return translator;
 }
 

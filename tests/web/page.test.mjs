@@ -122,6 +122,27 @@ test("the page loads with a completed progress bar and translates both direction
   await page.screenshot({ path: join(shots, "translate-1280.png") });
 });
 
+test("the cross-origin isolated page decodes a paragraph on several threads, as the native build does", async () => {
+  const p = await browser.newPage();
+  try {
+    await p.goto(address);
+    await p.waitForSelector("#target[data-done]", { timeout: 60000 });
+    const { isolated, cores } = await p.evaluate(() => ({ isolated: crossOriginIsolated, cores: navigator.hardwareConcurrency }));
+    assert.equal(isolated, true);
+    const threads = Math.min(4, cores);
+    assert.match(await p.textContent("#model-info"), new RegExp(`decoding on ${threads} threads?\\.`));
+    const text = "A man rides a bike. Two dogs play in the snow. A woman reads a book in the park. " +
+      "Children are swimming in a lake. An old man sits on a bench. A girl in a red dress is dancing.";
+    const before = await p.getAttribute("#target", "data-done");
+    await p.fill("#source", text);
+    await p.click("#translate");
+    await p.waitForFunction((b) => document.getElementById("target").dataset.done !== b, before, { timeout: 60000 });
+    assert.equal(await p.textContent("#target"), native(text, "de", 4));
+  } finally {
+    await p.close();
+  }
+});
+
 test("the swap button swaps the direction and the texts", async () => {
   const before = await page.textContent("#target");
   await translated(() => page.click("#swap"));
@@ -609,7 +630,9 @@ test("the page and engine are served compressed, and a second visit transfers al
   try {
     const page1 = await context.newPage();
     const first = await visit(page1);
-    const wasm = first.responses.find((r) => r.url().endsWith("heed_engine.wasm"));
+    // The page is cross-origin isolated: the threaded engine is the one it loads.
+    const wasm = first.responses.find((r) => r.url().endsWith("heed_engine_threads.wasm"));
+    assert.ok(wasm, "the threaded engine was not loaded");
     assert.equal(wasm.headers()["content-encoding"], "br");
     await page1.close();
     const second = await visit(await context.newPage());

@@ -10,7 +10,7 @@ const progress = (p: Progress): string => `${p.loaded}/${p.total}${p.fromCache ?
 export async function run(model: string | URL | ArrayBuffer | Uint8Array): Promise<number> {
   const t: Translator = await createTranslator({
     model, onProgress: (p) => console.log(progress(p)), worker: false,
-    wasmUrl: new URL("./heed_engine.wasm", import.meta.url), workerUrl: "worker.js",
+    wasmUrl: new URL("./heed_engine.wasm", import.meta.url), workerUrl: "worker.js", threads: 2,
   });
   const head: HeadRef = { kind: "cross", layer: 1, head: 3 };
   const controller = new AbortController();
@@ -40,7 +40,7 @@ export async function run(model: string | URL | ArrayBuffer | Uint8Array): Promi
   const pe = await t.positionalEncoding(10);
   const value: number = pe.values[pe.dims];
   const info: Info = t.info();
-  const sizes: number = info.config.d_model + info.config.heads + info.parameters + info.fileSize + info.heapBytes;
+  const sizes: number = info.config.d_model + info.config.heads + info.parameters + info.fileSize + info.heapBytes + info.threads;
   const tag: string = info.config.target_tags[info.languages[0]] ?? "";
   t.dispose();
   return weight + added + qk + (qkKind?.length ?? 0) + lens.length + sure + alternative.length + best.length + ms + value + sizes + tag.length +
@@ -63,6 +63,8 @@ export async function refused(t: Translator): Promise<void> {
   const n: number = (await t.translate("x")).attention!.cross[0][0];
   // @ts-expect-error the config's sizes are numbers
   const d: string = t.info().config.d_model;
+  // @ts-expect-error threads is a count
+  await createTranslator({ model, threads: "auto" });
   void n;
   void d;
 }
