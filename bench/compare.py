@@ -42,7 +42,8 @@ WORKLOADS = [("latency-greedy", 200, 1, 1), ("latency-beam4", 200, 1, 4),
 SYSTEMS = {
     "heed int8": ("heed", {"model": INT8, "threads": 2}),
     "heed f32": ("heed", {"model": F16, "threads": 2}),
-    "heed wasm int8": ("heed-wasm", {"model": INT8}),
+    "heed wasm int8": ("heed-wasm", {"model": INT8, "threads": 1}),
+    "heed wasm int8 2t": ("heed-wasm", {"model": INT8, "threads": 2}),
     "pytorch": ("torch", {"threads": 2}),
     "ort native": ("ort", {"backend": "node", "threads": 2}),
     "ort native 1t": ("ort", {"backend": "node", "threads": 1}),
@@ -52,7 +53,8 @@ SYSTEMS = {
 # heed's ratio to each peer: (heed system, peer)
 RATIOS = [("heed int8", "pytorch"), ("heed int8", "ort native"),
           ("heed int8", "ort native 1t"), ("heed f32", "ort native"),
-          ("heed wasm int8", "ort web 1t"), ("heed wasm int8", "ort web 2t")]
+          ("heed wasm int8", "ort web 1t"), ("heed wasm int8 2t", "ort web 2t"),
+          ("heed wasm int8 2t", "heed wasm int8")]
 
 
 def run_json(cmd, job, name):
@@ -116,7 +118,8 @@ def main():
                     r = run_json([NODE, os.path.join(HERE, "peers",
                                                      "heed_wasm.mjs")],
                                  {**base, "model": s["model"], "lines": lines,
-                                  "to": to}, tag_name)
+                                  "to": to, "threads": s["threads"]},
+                                 tag_name)
                     hyp = r["outputs"]
                 elif kind == "torch":
                     r = run_json([sys.executable, os.path.join(

@@ -3,7 +3,7 @@
 // engine splits into sentences and decodes together.
 //   node bench/peers/heed_wasm.mjs JOB.json RESULT.json
 // JOB: {"model": path, "lines": [text], "to": "de", "beam": k, "batch": b,
-//       "runs": r}
+//       "runs": r, "threads": t}
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { timeRuns } from "./runs.mjs";
@@ -13,7 +13,7 @@ const [jobPath, resultPath] = process.argv.slice(2);
 const job = JSON.parse(readFileSync(jobPath, "utf8"));
 const t0 = performance.now();
 const { createTranslator } = await import(join(root, "build/wasm/dist/heed.js"));
-const t = await createTranslator({ model: job.model });
+const t = await createTranslator({ model: job.model, threads: job.threads ?? 1 });
 const loadSeconds = (performance.now() - t0) / 1000;
 const { outputs, seconds, latency } = await timeRuns(job.lines, job.batch, job.runs, async (part) =>
   (await t.translate(part.join("\n"), { to: job.to, beam: job.beam, maxBatch: job.batch })).text.split("\n"));
