@@ -17,21 +17,13 @@
 #include <thread>
 #include <vector>
 
+#include "bench/matmul_shapes.h"
 #include "core/ops/matmul.h"
 #include "core/ops/quant.h"
 
 namespace {
 
-double Seconds(const std::function<void()>& f) {
-  double best = 1e30;
-  for (int rep = 0; rep < 7; ++rep) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    const auto t1 = std::chrono::steady_clock::now();
-    best = std::min(best, std::chrono::duration<double>(t1 - t0).count());
-  }
-  return best;
-}
+using heed::bench::Seconds;
 
 // Peak GFLOP/s of one core: 12 independent accumulators in registers, so
 // throughput and not latency bounds the loop. 0 where the CPU lacks the
@@ -176,19 +168,6 @@ __attribute__((target("avx2"))) double PeakInt8Avx2() {
 extern "C" void openblas_set_num_threads(int);
 
 int main() {
-  struct Shape {
-    const char* what;
-    size_t m, n, k;
-  };
-  const Shape shapes[] = {
-      {"square 512", 512, 512, 512},
-      {"attention proj, 1 token", 1, 256, 256},
-      {"attention proj, 32x20 tokens", 640, 256, 256},
-      {"ffn fc1, 32x20 tokens", 640, 1024, 256},
-      {"ffn fc2, 32x20 tokens", 640, 256, 1024},
-      {"output 8000, 4 beams", 4, 8000, 256},
-      {"output 8000, 128 rows", 128, 8000, 256},
-  };
   std::mt19937 rng(1);
   std::normal_distribution<float> dist;
   // The widest the CPU has: AVX-512 (VNNI for int8), else AVX2.
@@ -200,13 +179,13 @@ int main() {
   std::printf("%-44s %7s %9s %7s %9s %7s %7s %7s %6s %6s\n",
               "shape (m x n x k), GFLOP/s", "heed", "blas-1t", "ratio",
               "blas-all", "ratio", "int8", "i8/f32", "%peak", "i8%pk");
-  for (const Shape& s : shapes) {
+  for (const heed::bench::Shape& s : heed::bench::kShapes) {
     std::vector<float> a(s.m * s.k), b(s.n * s.k), c(s.m * s.n);
     for (float& x : a) x = dist(rng);
     for (float& x : b) x = dist(rng);
     const heed::ops::PackedMatrix packed =
         heed::ops::PackMatrix(b.data(), s.n, s.k, s.k);
-    const int reps = std::max<int>(1, 2e8 / (2.0 * s.m * s.n * s.k));
+    const int reps = heed::bench::Repetitions(s);
     auto heed_run = [&] {
       for (int r = 0; r < reps; ++r) {
         heed::ops::MatMul(a.data(), s.m, s.k, packed, nullptr, c.data(), s.n);
