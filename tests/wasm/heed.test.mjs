@@ -7,6 +7,7 @@ import { existsSync, readFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { nativeTargets, wasmArithmetic } from "../native.mjs";
 
 const root = new URL("../../", import.meta.url).pathname;
 const { createTranslator } = await import(join(root, "build/wasm/dist/heed.js"));
@@ -98,12 +99,9 @@ test("attention maps equal the native ones within 1e-5", async () => {
 // value across a rounding step; now and then that flips a near-tie between
 // two tokens. The outputs must still agree on nearly every sentence.
 test("the int8 model gives the native build's output on nearly every sentence", async (t) => {
-  // The native int8 path with the module's arithmetic (8-bit activations,
-  // int16 products): SSE4 where the CPU has it, since AVX2 rounds
-  // activations to 7 bits.
-  const targets = execFileSync(heed, ["info", "--model", shippedInt8]).toString().match(/^simd: .*\((.*)\)$/m)[1];
-  const simd = targets.split(" ").includes("SSE4") ? ["--simd", "SSE4"] : [];
-  t.diagnostic(`native SIMD targets: ${targets}; compared with ${simd.join(" ") || "the best"}`);
+  // The native int8 path with the module's arithmetic.
+  const simd = wasmArithmetic(shippedInt8);
+  t.diagnostic(`native SIMD targets: ${nativeTargets(shippedInt8).join(" ")}; compared with ${simd.join(" ") || "the best"}`);
   const trained = await createTranslator({ model: shippedInt8 });
   for (const [from, to] of [["en", "de"], ["de", "en"]]) {
     const lines = sentences(from, 100);

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { wasmArithmetic } from "../native.mjs";
 
 const root = new URL("../../", import.meta.url).pathname;
 const shots = join(root, "build/screenshots");
@@ -17,11 +18,8 @@ const model = join(root, "models/heed-en-de-int8.heed");  // what the page loads
 let server, browser, page, address;
 const requests = [], foreign = [], errors = [], dialogs = [];
 
-// The native build with the module's int8 arithmetic (8-bit activations,
-// int16 products): SSE4 where the CPU has it, since AVX2 rounds activations
-// to 7 bits.
-const simd = execFileSync(join(root, "build/release/heed"), ["info", "--model", model]).toString()
-  .match(/^simd: .*\((.*)\)$/m)[1].split(" ").includes("SSE4") ? ["--simd", "SSE4"] : [];
+// The native build with the module's int8 arithmetic.
+const simd = wasmArithmetic(model);
 
 function native(line, to, beam, extra = []) {
   return execFileSync(join(root, "build/release/heed"),

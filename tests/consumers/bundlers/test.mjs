@@ -11,6 +11,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { wasmArithmetic } from "../../native.mjs";
 
 const root = new URL("../../../", import.meta.url).pathname;
 const bin = (name) => join(root, "node_modules/.bin", name);
@@ -71,9 +72,8 @@ async function serve(dir) {
   return { server, address };
 }
 
-// With the module's int8 arithmetic (see tests/wasm): SSE4 where there is one.
-const simd = execFileSync(join(root, "build/release/heed"), ["info", "--model", model]).toString()
-  .match(/^simd: .*\((.*)\)$/m)[1].split(" ").includes("SSE4") ? ["--simd", "SSE4"] : [];
+// With the module's int8 arithmetic.
+const simd = wasmArithmetic(model);
 const native = execFileSync(join(root, "build/release/heed"),
   ["translate", "--model", model, "--to", "de", "--beam", "4", ...simd],
   { input: `${sentence}\n`, stdio: ["pipe", "pipe", "ignore"] }).toString().trim();
