@@ -1,3 +1,6 @@
+// Whether this runs in Node (else a browser or a worker).
+export const isNode = typeof process !== "undefined" && !!process.versions?.node;
+
 // Node's built-in modules, imported by a name that bundlers do not follow:
 // a browser bundle of heed (Vite, webpack, esbuild) never sees "node:fs",
 // and Node loads it only on the paths that run in Node.

@@ -1,0 +1,181 @@
+// A translator whose engine runs on a worker (worker.js): a module Web
+// Worker in browsers, a worker_threads Worker in Node. Requests go by id
+// and their replies are matched back; a running request is stopped through
+// shared memory, or where memory cannot be shared by restarting the worker.
+import { isNode, nodeImport } from "./node.js";
+import { checkCallback } from "./options.js";
+import { abortError, guardCallback, makeQueue } from "./requests.js";
+import { summarise } from "./result.js";
+
+// The worker's error as the type it was thrown as.
+function remoteError({ error, name }) {
+  if (name === "TypeError") return new TypeError(error);
+  if (name === "RangeError") return new RangeError(error);
+  if (name === "AbortError") return new DOMException(error, "AbortError");
+  return new Error(error);
+}
+
+// Whether a worker can be told to stop mid-request through shared memory
+// (browsers allow SharedArrayBuffer only in cross-origin isolated pages).
+function canShareMemory() {
+  return typeof SharedArrayBuffer === "function" && (isNode || globalThis.crossOriginIsolated === true);
+}
+
+// A module worker running worker.js: a Web Worker, or in Node a
+// worker_threads Worker given the same interface (and kept from holding the
+// process open while no request is pending).
+async function spawnWorker(workerUrl) {
+  if (!isNode) {
+    // This literal form is what Vite and webpack look for to bundle the
+    // worker with its imports.
+    return workerUrl ? new Worker(workerUrl, { type: "module" })
+      : new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  }
+  const { Worker: NodeWorker } = await nodeImport("node:worker_threads");
+  const here = import.meta.url;  // not the literal form: a bundler would copy worker.js unbundled
+  const w = new NodeWorker(workerUrl ?? new URL("./worker.js", here));
+  w.unref();
+  w.on("message", (data) => w.onmessage?.({ data }));
+  w.on("error", (e) => w.onerror?.(e));
+  return w;
+}
+
+// What each (re)started worker loads: a URL or path, or bytes of our own
+// (copied again for a restart, which is needed only without shared memory).
+function modelSource(model) {
+  if (typeof model === "string" || model instanceof URL) {
+    return isNode && !/^(https?|file):/.test(String(model)) ? String(model)
+      : new URL(model, globalThis.location?.href).href;
+  }
+  return model instanceof ArrayBuffer ? model.slice(0) : new Uint8Array(model).slice().buffer;
+}
+
+// One worker holding the engine and the model, restarted on request; a
+// Node worker keeps the process alive only while a request is pending.
+class Connection {
+  #worker = null;
+  #next = 0;
+  #pending = new Map();  // id -> {resolve, reject, onSentence}
+  #source;
+  #where;
+  #onProgress;
+  info = null;      // the engine's info(), once started
+  starting = null;  // the restart under way, if any
+
+  constructor(source, where, onProgress) {
+    this.#source = source;
+    this.#where = where;
+    this.#onProgress = onProgress;
+  }
+
+  // Spawns the worker and loads the engine and the model into it.
+  async start() {
+    const { wasmUrl, workerUrl, threads, share } = this.#where;
+    this.#worker = await spawnWorker(workerUrl);
+    this.#worker.onmessage = ({ data }) => this.#receive(data);
+    this.#worker.onerror = (e) => this.failAll(new Error(
+      `heed: the worker ${workerUrl ?? "worker.js"} failed: ${e.message ?? "it could not be loaded"}`));
+    const bytes = typeof this.#source === "string" || share ? this.#source : this.#source.slice(0);
+    this.info = await this.call("create", [bytes, wasmUrl, threads], typeof bytes === "string" ? [] : [bytes]);
+  }
+
+  call(op, args, transfer = [], onSentence = null) {
+    return new Promise((resolve, reject) => {
+      const id = this.#next++;
+      this.#pending.set(id, { resolve, reject, onSentence });
+      if (isNode && this.#pending.size === 1) this.#worker.ref();
+      this.#worker.postMessage({ id, op, args }, transfer);
+    });
+  }
+
+  // Ends the worker (and what it was doing); a new one loads the model
+  // again for the next request.
+  restart() {
+    this.#worker.terminate();
+    this.failAll(abortError());
+    this.starting = this.start().finally(() => { this.starting = null; });
+    this.starting.catch(() => {});
+  }
+
+  end(error) {
+    this.#worker.terminate();
+    this.failAll(error);
+  }
+
+  failAll(error) {
+    for (const p of this.#pending.values()) p.reject(error);
+    this.#pending.clear();
+    if (isNode) this.#worker?.unref();
+  }
+
+  #receive(data) {
+    const p = this.#pending.get(data.id);
+    if (!p) return;
+    if (data.progress) return this.#onProgress?.(data.progress);
+    if (data.sentence) return p.onSentence(data.sentence);
+    this.#pending.delete(data.id);
+    if (isNode && this.#pending.size === 0) this.#worker?.unref();
+    if (data.error !== undefined) p.reject(remoteError(data));
+    else p.resolve(data.result);
+  }
+}
+
+// One translate request on the worker. Sentences arrive (transferred) as
+// their batches finish; the result then comes without them and is
+// completed here.
+async function translateRemote(connection, share, text, rest, signal, onSentence) {
+  const flag = share ? new Int32Array(new SharedArrayBuffer(4)) : null;
+  const onAbort = () => (flag ? Atomics.store(flag, 0, 1) : connection.restart());
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    if (!onSentence) return await connection.call("translate", [text, rest, false, flag]);
+    const sentences = [];
+    const guard = guardCallback(onSentence);
+    const r = await connection.call("translate", [text, rest, true, flag], [], (s) => {
+      sentences.push(s);
+      guard.each(s);
+    });
+    guard.rethrow();
+    r.sentences = sentences;
+    return summarise(r);
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+export async function createWorkerTranslator(model, onProgress, where) {
+  const share = canShareMemory();
+  const connection = new Connection(modelSource(model), { ...where, share }, onProgress);
+  await connection.start();
+  const queue = makeQueue();
+  let disposed = false;
+  const live = () => {
+    if (disposed) throw new Error("heed: this translator was disposed");
+  };
+  const request = async (op, args) => {
+    live();
+    if (connection.starting) await connection.starting;
+    return connection.call(op, args);
+  };
+  return {
+    translate(text, options = {}) {
+      const { signal, onSentence, ...rest } = options ?? {};
+      return queue(signal, async () => {
+        live();
+        checkCallback(onSentence);
+        if (connection.starting) await connection.starting;
+        return translateRemote(connection, share, text, rest, signal, onSentence);
+      });
+    },
+    split: (text) => request("split", [text]),
+    positionalEncoding: (positions) => request("positionalEncoding", [positions]),
+    info() {
+      live();
+      return connection.info;
+    },
+    dispose() {
+      if (!disposed) connection.end(new Error("heed: this translator was disposed"));
+      disposed = true;
+    },
+  };
+}
