@@ -12,14 +12,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <functional>
 #include <random>
 #include <thread>
-#include <vector>
 
 #include "bench/matmul_shapes.h"
-#include "core/ops/matmul.h"
-#include "core/ops/quant.h"
 
 namespace {
 
@@ -169,7 +165,6 @@ extern "C" void openblas_set_num_threads(int);
 
 int main() {
   std::mt19937 rng(1);
-  std::normal_distribution<float> dist;
   // The widest the CPU has: AVX-512 (VNNI for int8), else AVX2.
   double peak = PeakF32(), peak8 = PeakInt8();
   if (peak == 0.0) peak = PeakF32Avx2();
@@ -180,37 +175,17 @@ int main() {
               "shape (m x n x k), GFLOP/s", "heed", "blas-1t", "ratio",
               "blas-all", "ratio", "int8", "i8/f32", "%peak", "i8%pk");
   for (const heed::bench::Shape& s : heed::bench::kShapes) {
-    std::vector<float> a(s.m * s.k), b(s.n * s.k), c(s.m * s.n);
-    for (float& x : a) x = dist(rng);
-    for (float& x : b) x = dist(rng);
-    const heed::ops::PackedMatrix packed =
-        heed::ops::PackMatrix(b.data(), s.n, s.k, s.k);
-    const int reps = heed::bench::Repetitions(s);
-    auto heed_run = [&] {
-      for (int r = 0; r < reps; ++r) {
-        heed::ops::MatMul(a.data(), s.m, s.k, packed, nullptr, c.data(), s.n);
-      }
-    };
+    heed::bench::Operands ops(s, rng);
     auto blas_run = [&] {
-      for (int r = 0; r < reps; ++r) {
+      for (int r = 0; r < heed::bench::Repetitions(s); ++r) {
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, s.m, s.n, s.k,
-                    1.0f, a.data(), s.k, b.data(), s.k, 0.0f, c.data(), s.n);
+                    1.0f, ops.a.data(), s.k, ops.b.data(), s.k, 0.0f,
+                    ops.c.data(), s.n);
       }
     };
-    std::vector<int8_t> q(s.n * s.k);
-    std::vector<float> scales(s.n);
-    heed::ops::QuantizeRows(b.data(), s.n, s.k, q.data(), scales.data());
-    const heed::ops::PackedInt8Matrix packed8 =
-        heed::ops::PackInt8(q.data(), scales.data(), s.n, s.k, s.k);
-    auto int8_run = [&] {
-      for (int r = 0; r < reps; ++r) {
-        heed::ops::MatMulInt8(a.data(), s.m, s.k, packed8, nullptr, c.data(),
-                              s.n);
-      }
-    };
-    const double flops = 2.0 * s.m * s.n * s.k * reps;
-    const double heed_gf = flops / Seconds(heed_run) / 1e9;
-    const double int8_gf = flops / Seconds(int8_run) / 1e9;
+    const double flops = ops.Flops();
+    const double heed_gf = flops / ops.F32Seconds() / 1e9;
+    const double int8_gf = flops / ops.Int8Seconds() / 1e9;
     openblas_set_num_threads(1);
     const double blas1 = flops / Seconds(blas_run) / 1e9;
     openblas_set_num_threads(

@@ -6,7 +6,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <random>
+#include <vector>
+
+#include "core/ops/matmul.h"
+#include "core/ops/quant.h"
 
 namespace heed::bench {
 
@@ -41,6 +47,43 @@ inline double Seconds(const std::function<void()>& f) {
   }
   return best;
 }
+
+// Random A and B of one shape, B packed for the f32 and the int8 multiply,
+// and C; the timed runs repeat each multiply Repetitions(shape) times.
+struct Operands {
+  Operands(const Shape& shape, std::mt19937& rng)
+      : s(shape), a(s.m * s.k), b(s.n * s.k), c(s.m * s.n) {
+    std::normal_distribution<float> dist;
+    for (float& x : a) x = dist(rng);
+    for (float& x : b) x = dist(rng);
+    packed = ops::PackMatrix(b.data(), s.n, s.k, s.k);
+    std::vector<int8_t> q(s.n * s.k);
+    std::vector<float> scales(s.n);
+    ops::QuantizeRows(b.data(), s.n, s.k, q.data(), scales.data());
+    packed8 = ops::PackInt8(q.data(), scales.data(), s.n, s.k, s.k);
+  }
+  // Operations of one timed run (a multiply-add counts two).
+  double Flops() const { return 2.0 * s.m * s.n * s.k * Repetitions(s); }
+  double F32Seconds() {
+    return Seconds([&] {
+      for (int r = 0; r < Repetitions(s); ++r) {
+        ops::MatMul(a.data(), s.m, s.k, packed, nullptr, c.data(), s.n);
+      }
+    });
+  }
+  double Int8Seconds() {
+    return Seconds([&] {
+      for (int r = 0; r < Repetitions(s); ++r) {
+        ops::MatMulInt8(a.data(), s.m, s.k, packed8, nullptr, c.data(), s.n);
+      }
+    });
+  }
+
+  Shape s;
+  std::vector<float> a, b, c;  // a (m, k), b (n, k), c (m, n)
+  ops::PackedMatrix packed;
+  ops::PackedInt8Matrix packed8;
+};
 
 }  // namespace heed::bench
 
