@@ -3,7 +3,8 @@
 keeps it only when its dev BLEU improved.
 
   /usr/bin/python3 models/recipe/dev.py --candidate models/work/run/candidate.heed \\
-      --minutes 105 [--baseline models/heed-en-de.heed] [--dry-run]
+      --minutes 105 [--baseline models/heed-en-de.heed] [--dry-run] \
+      [--start-hours H]
 
 Dev sets, never trained on and never reported as test scores: Multi30k
 val, the Ding dictionary's held-out sentence slice (ding.is_dev) and the
@@ -63,6 +64,10 @@ def main():
     p.add_argument("--minutes", type=float, required=True,
                    help="training minutes the candidate added")
     p.add_argument("--note", default="", help="what the run changed")
+    p.add_argument("--start-hours", type=float,
+                   help="training hours of the weights this run started "
+                        "from (default: the last kept point's; a run that "
+                        "resumed a run not kept starts from that run's)")
     p.add_argument("--heed", default=os.path.join(ROOT, "build", "release",
                                                   "heed"))
     p.add_argument("--dry-run", action="store_true",
@@ -71,6 +76,8 @@ def main():
     curve = json.load(open(CURVE)) if os.path.exists(CURVE) else []
     kept = [point for point in curve if point["kept"]]
     hours = kept[-1]["hours"] if kept else 0.0
+    if args.start_hours is not None:
+        hours = args.start_hours
     base, base_mean = dev_scores(args.heed, args.baseline)
     cand, cand_mean = dev_scores(args.heed, args.candidate)
     print(json.dumps({"baseline": base, "baseline_mean": base_mean,
