@@ -2,7 +2,7 @@
 // heed_engine_threads.wasm) and the model's bytes, from a URL, a path in
 // Node, or the browser's Cache API.
 import createHeedEngine from "./heed_engine.js";
-import { isNode, nodeImport } from "./node.js";
+import { importUnbundled, isNode, nodeImport } from "./node.js";
 
 // The engine's bytes, fetched (or read, in Node) here so that a missing or
 // broken file rejects at once with its address.
@@ -41,7 +41,7 @@ export function defaultThreads() {
 // out and fall back to one thread.
 async function importThreadedEngine(url, threads) {
   const js = new URL("heed_engine_threads.js", url);
-  const { default: create } = await nodeImport(js.href);
+  const { default: create } = await importUnbundled(js.href);
   const options = { heedPoolSize: threads - 1 };
   if (isNode) {
     // The pool's workers are CommonJS; in this "type": "module" package

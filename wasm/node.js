@@ -7,3 +7,7 @@ export const isNode = typeof process !== "undefined" && !!process.versions?.node
 export function nodeImport(name) {
   return import(/* webpackIgnore: true */ /* @vite-ignore */ name);
 }
+
+// The same import for a module of heed's own that bundles leave out (the
+// threaded engine, loaded only where it can run).
+export const importUnbundled = nodeImport;
