@@ -2,7 +2,7 @@
 // heed_engine_threads.wasm) and the model's bytes, from a URL, a path in
 // Node, or the browser's Cache API.
 import createHeedEngine from "./heed_engine.js";
-import { importUnbundled, isNode, nodeImport } from "./node.js";
+import { canShareMemory, importUnbundled, isNode, nodeImport } from "./node.js";
 
 // The engine's bytes, fetched (or read, in Node) here so that a missing or
 // broken file rejects at once with its address.
@@ -32,7 +32,7 @@ export async function toUrl(value) {
 // several where the threaded engine can run (a cross-origin isolated page,
 // which has SharedArrayBuffer), one elsewhere and in Node (as natively).
 export function defaultThreads() {
-  if (isNode || globalThis.crossOriginIsolated !== true) return 1;
+  if (isNode || !canShareMemory()) return 1;
   return Math.max(1, Math.min(4, globalThis.navigator?.hardwareConcurrency ?? 1));
 }
 
@@ -66,7 +66,7 @@ export async function loadEngine(wasmUrl, threads) {
     globalThis.require ??= createRequire(import.meta.url);
   }
   let create = createHeedEngine, options = {};
-  if (threads > 1 && typeof SharedArrayBuffer === "function") {
+  if (threads > 1 && canShareMemory()) {
     try {
       ({ create, options, url } = await importThreadedEngine(url, threads));
     } catch {

@@ -2,7 +2,7 @@
 // Worker in browsers, a worker_threads Worker in Node. Requests go by id
 // and their replies are matched back; a running request is stopped through
 // shared memory, or where memory cannot be shared by restarting the worker.
-import { isNode, nodeImport } from "./node.js";
+import { canShareMemory, isNode, nodeImport } from "./node.js";
 import { checkCallback } from "./options.js";
 import { abortError, guardCallback, makeQueue } from "./requests.js";
 import { summarise } from "./result.js";
@@ -13,12 +13,6 @@ function remoteError({ error, name }) {
   if (name === "RangeError") return new RangeError(error);
   if (name === "AbortError") return new DOMException(error, "AbortError");
   return new Error(error);
-}
-
-// Whether a worker can be told to stop mid-request through shared memory
-// (browsers allow SharedArrayBuffer only in cross-origin isolated pages).
-function canShareMemory() {
-  return typeof SharedArrayBuffer === "function" && (isNode || globalThis.crossOriginIsolated === true);
 }
 
 // A module worker running worker.js: a Web Worker, or in Node a
