@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/model/attention.h"
 #include "core/model/model.h"
+#include "core/model/positional.h"
 #include "core/model/sublayer.h"
 #include "core/ops/softmax.h"
 
@@ -195,13 +196,14 @@ void Model::Step(DecoderState& s, const int* tokens,
   if (t >= T) throw Error("decoder: step beyond the cache capacity");
   const size_t R0 = s.max_rows;
 
+  float* pe = s.scores.data();  // every row is at position t
+  PositionalEncoding(t, d, pe);
   for (size_t r = 0; r < R; ++r) {
     if (tokens[r] < 0 || static_cast<size_t>(tokens[r]) >= c.target_vocab) {
       throw Error("decoder: token " + std::to_string(tokens[r]) +
                   " outside the target vocabulary");
     }
-    Embed(weights_.target_embedding, tokens[r], t, &s.x[r * d],
-          s.scores.data());
+    Embed(weights_.target_embedding, tokens[r], pe, &s.x[r * d]);
   }
   // Each row's new position goes to its own cache row; the older ones stay
   // where they were computed.
@@ -373,7 +375,8 @@ std::vector<float> Model::ForcedLogProbs(const EncoderOutput& enc, size_t b,
       throw Error("forced decoding: token " + std::to_string(inputs[i]) +
                   " outside the target vocabulary");
     }
-    Embed(weights_.target_embedding, inputs[i], i, &x[i * d], scratch.data());
+    PositionalEncoding(i, d, scratch.data());
+    Embed(weights_.target_embedding, inputs[i], scratch.data(), &x[i * d]);
   }
   ForcedKeeper keep(c, run, T, len, captures);
   HeadControl control;

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/model/attention.h"
 #include "core/model/model.h"
+#include "core/model/positional.h"
 #include "core/model/sublayer.h"
 
 namespace heed {
@@ -141,11 +142,12 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
       scratch(std::max(2 * S, d));
 
   // Padded positions embed the pad token; the key mask hides them.
-  for (size_t b = 0; b < enc.batch; ++b) {
-    for (size_t s = 0; s < S; ++s) {
+  for (size_t s = 0; s < S; ++s) {
+    PositionalEncoding(s, d, scratch.data());  // once for the whole batch
+    for (size_t b = 0; b < enc.batch; ++b) {
       const int token = s < enc.lengths[b] ? sources[b][s] : c.pad_id;
-      Embed(weights_.source_embedding, token, s, &x[(b * S + s) * d],
-            scratch.data());
+      Embed(weights_.source_embedding, token, scratch.data(),
+            &x[(b * S + s) * d]);
     }
   }
   EncoderKeeper keep(c, run, &enc);

@@ -4,7 +4,6 @@
 #include <string>
 
 #include "core/error.h"
-#include "core/model/positional.h"
 
 namespace heed {
 
@@ -59,14 +58,13 @@ void Model::CheckRunOptions(const RunOptions& run) const {
   }
 }
 
-void Model::Embed(const float* table, int token, size_t pos, float* x,
-                  float* scratch) const {
+void Model::Embed(const float* table, int token, const float* pe,
+                  float* x) const {
   const size_t d = config_.d_model;
   const float scale =
       config_.scale_embeddings ? std::sqrt(static_cast<float>(d)) : 1.0f;
   const float* row = table + static_cast<size_t>(token) * d;
-  for (size_t i = 0; i < d; ++i) x[i] = row[i] * scale;
-  AddPositionalEncoding(pos, d, x, scratch);
+  for (size_t i = 0; i < d; ++i) x[i] = row[i] * scale + pe[i];
 }
 
 }  // namespace heed

@@ -179,9 +179,9 @@ class Model {
  private:
   Model(ModelFile file, ModelConfig config);
 
-  // x [d] = embedding[token] (· √d) + PE(pos).
-  void Embed(const float* table, int token, size_t pos, float* x,
-             float* scratch) const;
+  // x [d] = embedding[token] (· √d) + pe, pe [d] = PE(pos) of its position
+  // (computed once for every row at that position).
+  void Embed(const float* table, int token, const float* pe, float* x) const;
 
   // The cross-attention keys and values of every decoder layer from
   // enc.memory (and their value norms when run captures them); scratch as

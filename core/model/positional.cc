@@ -2,8 +2,6 @@
 
 #include <cmath>
 
-#include "core/ops/elementwise.h"
-
 namespace heed {
 
 void PositionalEncoding(size_t pos, size_t d, float* out) {
@@ -15,11 +13,6 @@ void PositionalEncoding(size_t pos, size_t d, float* out) {
     out[i] = static_cast<float>(std::sin(angle));
     if (i + 1 < d) out[i + 1] = static_cast<float>(std::cos(angle));
   }
-}
-
-void AddPositionalEncoding(size_t pos, size_t d, float* x, float* scratch) {
-  PositionalEncoding(pos, d, scratch);
-  ops::Add(scratch, x, d);
 }
 
 }  // namespace heed

@@ -10,9 +10,6 @@ namespace heed {
 // out [d] = PE(pos, 0..d-1).
 void PositionalEncoding(size_t pos, size_t d, float* out);
 
-// x [d] += PE(pos); scratch [d].
-void AddPositionalEncoding(size_t pos, size_t d, float* x, float* scratch);
-
 }  // namespace heed
 
 #endif  // HEED_CORE_MODEL_POSITIONAL_H_
