@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "core/decode/history.h"
@@ -259,6 +260,38 @@ TEST_CASE("the logit lens equals the output of the model cut after a layer") {
     CHECK_THROWS_WITH_AS(Search(model, enc, o, {}),
                          doctest::Contains("no captured hidden states"), Error);
   }
+}
+
+TEST_CASE("TopK equals a stable sort: ties by index, the excluded left out") {
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> level(-40, 3);  // many ties
+  test::ForEachTarget([&](const char* target) {
+    INFO("target ", target);
+    for (size_t n : {1u, 7u, 40u, 1000u}) {
+      std::vector<float> x(n);
+      for (float& v : x) v = level(rng) * 0.25f;
+      x[n / 3] = -std::numeric_limits<float>::infinity();
+      for (size_t k : {1u, 2u, 8u, 50u}) {
+        for (int exclude : {-1, 0, static_cast<int>(n) - 1}) {
+          INFO("n ", n, " k ", k, " exclude ", exclude);
+          std::vector<int> order;
+          for (size_t i = 0; i < n; ++i) {
+            if (static_cast<int>(i) != exclude) order.push_back(int(i));
+          }
+          std::stable_sort(order.begin(), order.end(),
+                           [&](int a, int b) { return x[a] > x[b]; });
+          order.resize(std::min(k, order.size()));
+          std::vector<Candidate> top;
+          TopK(x.data(), n, k, exclude, &top);
+          REQUIRE(top.size() == order.size());
+          for (size_t j = 0; j < top.size(); ++j) {
+            CHECK(top[j].token == order[j]);
+            CHECK(top[j].log_prob == x[order[j]]);
+          }
+        }
+      }
+    }
+  });
 }
 
 TEST_CASE("beam 1 equals greedy; n-best is sorted; batching changes nothing") {

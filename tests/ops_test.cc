@@ -11,6 +11,7 @@
 #include "core/ops/elementwise.h"
 #include "core/ops/layernorm.h"
 #include "core/ops/matmul.h"
+#include "core/ops/scan.h"
 #include "core/ops/softmax.h"
 #include "tests/test_util.h"
 
@@ -66,6 +67,32 @@ TEST_CASE("elementwise kernels match scalar references") {
         for (size_t i = 0; i < n; ++i) dot += double(x[i]) * y[i];
         CHECK(std::abs(ops::Dot(x, y, n) - dot) <= 1e-5 + 1e-5 * std::abs(dot));
         CHECK(ys[off + n] == sentinel);  // nothing written past the end
+      }
+    }
+  });
+}
+
+TEST_CASE("FirstAbove finds the first value above a threshold") {
+  std::mt19937 rng(7);
+  test::ForEachTarget([&](const char* target) {
+    INFO("target ", target);
+    for (size_t n = 0; n <= kMaxSize; ++n) {
+      for (size_t off = 0; off < 4; ++off) {
+        std::vector<float> xs = Random(n + off, rng);
+        float* x = xs.data() + off;
+        if (n > 2) x[n / 2] = std::nanf("");  // never above
+        for (float t : {-kInf, -1.0f, 0.5f, 2.0f, kInf}) {
+          INFO("n ", n, " offset ", off, " threshold ", t);
+          size_t want = 0;
+          while (want < n && !(x[want] > t)) ++want;
+          CHECK(ops::FirstAbove(x, n, t) == want);
+        }
+        // Only the last value is above: every block below it is skipped.
+        if (n > 0) {
+          std::fill(x, x + n, -3.0f);
+          x[n - 1] = 1.0f;
+          CHECK(ops::FirstAbove(x, n, 0.0f) == n - 1);
+        }
       }
     }
   });

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/ops/scan.h"
+
 namespace heed {
 
 void TopK(const float* x, size_t n, size_t k, int exclude,
@@ -10,9 +12,12 @@ void TopK(const float* x, size_t n, size_t k, int exclude,
   out->clear();
   if (k == 0) return;
   for (size_t i = 0; i < n; ++i) {
+    if (out->size() == k) {  // only what beats the k-th best matters now
+      i += ops::FirstAbove(x + i, n - i, out->back().log_prob);
+      if (i == n) break;
+    }
     if (static_cast<int>(i) == exclude) continue;
     const float v = x[i];
-    if (out->size() == k && !(v > out->back().log_prob)) continue;
     // Strictly greater moves ahead, so among equals the lower index stays
     // first.
     auto pos = std::upper_bound(
