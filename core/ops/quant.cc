@@ -21,29 +21,35 @@ using DI = hn::ScalableTag<int32_t>;
 
 // With VNNI, A is unsigned: q + 128, corrected by 128 · Σ B[j]. On AVX2,
 // VPMADDUBSW adds pairs of u8 × s8 products into saturating int16, so A
-// has 7 bits (q in [-63, 63], + 64): a pair is at most 2 · 127 · 127 =
-// 32,258 and never saturates. Elsewhere int8 widens to int16.
+// has 7 bits (q in [-63, 63], + 64) and B is rounded again to 64 levels:
+// a pair is at most 2 · 127 · 64 = 16,256, and two pairs (two groups) add
+// in int16 without saturating before one VPMADDWD widens them. Elsewhere
+// int8 widens to int16.
 #if HWY_TARGET == HWY_AVX3_DL
 constexpr size_t kGroup = 4;
 constexpr int32_t kOffset = 128;
 constexpr int32_t kLevels = 127;
+constexpr int32_t kWeightLevels = 127;
 using AType = uint8_t;
 #elif HWY_TARGET == HWY_AVX2
 constexpr size_t kGroup = 4;
 constexpr int32_t kOffset = 64;
 constexpr int32_t kLevels = 63;
+constexpr int32_t kWeightLevels = 64;
 using AType = uint8_t;
 #else
 constexpr size_t kGroup = 2;
 constexpr int32_t kOffset = 0;
 constexpr int32_t kLevels = 127;
+constexpr int32_t kWeightLevels = 127;
 using AType = int16_t;
 #endif
 
 // Rows of A per microkernel call: 12 accumulators and 3 more registers fit
-// the 16 of SSE4/AVX2. WebAssembly's engines keep fewer of its values in
+// the 16 of SSE4. AVX2 holds B for two groups (4 registers), so 8
+// accumulators. WebAssembly's engines keep fewer of its values in
 // registers: 6 rows spill there and ran a batch slower than 4 rows.
-#if HWY_TARGET == HWY_WASM
+#if HWY_TARGET == HWY_WASM || HWY_TARGET == HWY_AVX2
 constexpr size_t kRowsPerTile = 4;
 #else
 constexpr size_t kRowsPerTile = 6;
@@ -58,6 +64,7 @@ constexpr size_t kChunkRows = 64;
 size_t PanelRows() { return 2 * hn::Lanes(DI()); }
 size_t GroupSize() { return kGroup; }
 int32_t ActivationLevels() { return kLevels; }
+int32_t WeightLevels() { return kWeightLevels; }
 
 #if HWY_TARGET == HWY_AVX3_DL
 // acc += Σ of 4 products u8(a) · s8(b) per 32-bit lane (VPDPBUSD). Written
@@ -80,6 +87,26 @@ HWY_INLINE hn::Vec<DI> DotBytes(hn::Vec<DI> acc, hn::Vec<DI> a,
   const __m256i pairs = _mm256_maddubs_epi16(a.raw, b.raw);
   const __m256i quads = _mm256_madd_epi16(pairs, _mm256_set1_epi16(1));
   return hn::Vec<DI>{_mm256_add_epi32(acc.raw, quads)};
+}
+
+// Four bytes of A in every 32-bit lane, straight from memory (a load, not
+// a move through a general register and a shuffle).
+HWY_INLINE hn::Vec<DI> BroadcastWord(const uint8_t* p) {
+  return hn::Vec<DI>{_mm256_broadcastd_epi32(_mm_loadu_si32(p))};
+}
+
+// The same for two groups at once: a with b, a2 with b2. Their pair sums
+// add in int16 (at most 32,512 with 64-level B), so one VPMADDWD widens
+// eight products: three multiplies for 64 multiply-adds where DotBytes
+// takes four.
+HWY_INLINE hn::Vec<DI> DotBytes2(hn::Vec<DI> acc, hn::Vec<DI> a,
+                                 hn::Vec<hn::Repartition<int8_t, DI>> b,
+                                 hn::Vec<DI> a2,
+                                 hn::Vec<hn::Repartition<int8_t, DI>> b2) {
+  const __m256i pairs = _mm256_add_epi16(_mm256_maddubs_epi16(a.raw, b.raw),
+                                         _mm256_maddubs_epi16(a2.raw, b2.raw));
+  const __m256i octs = _mm256_madd_epi16(pairs, _mm256_set1_epi16(1));
+  return hn::Vec<DI>{_mm256_add_epi32(acc.raw, octs)};
 }
 #endif
 
@@ -143,7 +170,24 @@ HWY_INLINE void Tile(const AType* HWY_RESTRICT a, size_t lda,
     lo[r] = hn::Zero(d);
     hi[r] = hn::Zero(d);
   }
-  for (size_t g = 0; g < groups; ++g) {
+  size_t g = 0;
+#if HWY_TARGET == HWY_AVX2
+  for (; g + 2 <= groups; g += 2) {
+    const hn::Repartition<int8_t, DI> d8;
+    const int8_t* bg = panel + g * 2 * n * kGroup;
+    const auto b0 = hn::LoadU(d8, bg);
+    const auto b1 = hn::LoadU(d8, bg + n * kGroup);
+    const auto b2 = hn::LoadU(d8, bg + 2 * n * kGroup);
+    const auto b3 = hn::LoadU(d8, bg + 3 * n * kGroup);
+    for (size_t r = 0; r < kRows; ++r) {
+      const auto av = BroadcastWord(a + r * lda + g * kGroup);
+      const auto av2 = BroadcastWord(a + r * lda + (g + 1) * kGroup);
+      lo[r] = DotBytes2(lo[r], av, b0, av2, b2);
+      hi[r] = DotBytes2(hi[r], av, b1, av2, b3);
+    }
+  }
+#endif
+  for (; g < groups; ++g) {
     const int8_t* bg = panel + g * 2 * n * kGroup;
 #if HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2
     const hn::Repartition<int8_t, DI> d8;
@@ -301,11 +345,25 @@ namespace heed::ops {
 HWY_EXPORT(PanelRows);
 HWY_EXPORT(GroupSize);
 HWY_EXPORT(ActivationLevels);
+HWY_EXPORT(WeightLevels);
 HWY_EXPORT(MatMulInt8Packed);
 
 int32_t Int8ActivationLevels() {
   return HWY_DYNAMIC_DISPATCH(ActivationLevels)();
 }
+
+int32_t Int8WeightLevels() { return HWY_DYNAMIC_DISPATCH(WeightLevels)(); }
+
+namespace {
+
+// b in [-127, 127] rounded to `levels` steps each side of zero.
+int8_t RoundWeight(int8_t b, int32_t levels) {
+  if (levels == 127) return b;
+  return static_cast<int8_t>(
+      std::nearbyint(static_cast<float>(b) * static_cast<float>(levels) / 127));
+}
+
+}  // namespace
 
 void QuantizeRows(const float* x, size_t rows, size_t cols, int8_t* q,
                   float* scales) {
@@ -329,6 +387,7 @@ PackedInt8Matrix PackInt8(const int8_t* b, const float* scales, size_t n,
   p.cols = k;
   p.panel = HWY_DYNAMIC_DISPATCH(PanelRows)();
   p.group = HWY_DYNAMIC_DISPATCH(GroupSize)();
+  p.levels = Int8WeightLevels();
   p.depth = (k + p.group - 1) / p.group * p.group;
   const size_t panels = (n + p.panel - 1) / p.panel;
   const size_t groups = p.depth / p.group;
@@ -343,14 +402,18 @@ PackedInt8Matrix PackInt8(const int8_t* b, const float* scales, size_t n,
         const size_t row = pi * p.panel + j;
         for (size_t e = 0; e < p.group; ++e) {
           const size_t kk = g * p.group + e;
-          *out++ = row < n && kk < k ? b[row * ldb + kk] : int8_t{0};
+          *out++ = row < n && kk < k ? RoundWeight(b[row * ldb + kk], p.levels)
+                                     : int8_t{0};
         }
       }
     }
   }
+  const float rescale = 127.0f / static_cast<float>(p.levels);
   for (size_t j = 0; j < n; ++j) {
-    p.scales[j] = scales[j];
-    for (size_t kk = 0; kk < k; ++kk) p.sums[j] += b[j * ldb + kk];
+    p.scales[j] = scales[j] * rescale;
+    for (size_t kk = 0; kk < k; ++kk) {
+      p.sums[j] += RoundWeight(b[j * ldb + kk], p.levels);
+    }
   }
   return p;
 }
@@ -358,10 +421,12 @@ PackedInt8Matrix PackInt8(const int8_t* b, const float* scales, size_t n,
 void MatMulInt8(const float* a, size_t m, size_t lda, const PackedInt8Matrix& b,
                 const float* bias, float* c, size_t ldc) {
   if (b.panel != HWY_DYNAMIC_DISPATCH(PanelRows)() ||
-      b.group != HWY_DYNAMIC_DISPATCH(GroupSize)()) {
+      b.group != HWY_DYNAMIC_DISPATCH(GroupSize)() ||
+      b.levels != Int8WeightLevels()) {
     throw std::invalid_argument(
         "MatMulInt8: matrix was packed with panel " + std::to_string(b.panel) +
-        " and group " + std::to_string(b.group) + " for another SIMD target");
+        ", group " + std::to_string(b.group) + " and " +
+        std::to_string(b.levels) + " levels for another SIMD target");
   }
   if (m == 0 || b.rows == 0) return;
   HWY_DYNAMIC_DISPATCH(MatMulInt8Packed)
