@@ -190,8 +190,9 @@ int main() {
       }
     };
     const double flops = ops.Flops();
-    const double heed_gf = flops / ops.F32Seconds() / 1e9;
-    const double int8_gf = flops / ops.Int8Seconds() / 1e9;
+    const heed::bench::Operands::Times heed_s = ops.Seconds();
+    const double heed_gf = flops / heed_s.f32 / 1e9;
+    const double int8_gf = flops / heed_s.int8 / 1e9;
     openblas_set_num_threads(1);
     const double blas1 = flops / Seconds(blas_run) / 1e9;
     openblas_set_num_threads(

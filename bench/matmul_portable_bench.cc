@@ -15,7 +15,7 @@ int main() {
               "int8", "i8/f32");
   for (const heed::bench::Shape& s : heed::bench::kShapes) {
     heed::bench::Operands ops(s, rng);
-    const double f32 = ops.F32Seconds(), int8 = ops.Int8Seconds();
+    const auto [f32, int8] = ops.Seconds();
     char name[64];
     std::snprintf(name, sizeof(name), "%s (%zux%zux%zu)", s.what, s.m, s.n,
                   s.k);
