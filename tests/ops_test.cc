@@ -72,6 +72,44 @@ TEST_CASE("elementwise kernels match scalar references") {
   });
 }
 
+TEST_CASE("slice-by-slice dots and weighted adds match scalar references") {
+  std::mt19937 rng(3);
+  test::ForEachTarget([&](const char* target) {
+    INFO("target ", target);
+    for (size_t width : {1u, 5u, 8u, 32u, 37u}) {
+      for (size_t slices : {1u, 3u, 8u}) {
+        INFO("width ", width, " slices ", slices);
+        const size_t n = slices * width;
+        std::vector<float> a = Random(n + 1, rng), b = Random(n, rng);
+        std::vector<float> out(2 * slices, 5.0f);
+        ops::SliceDots(a.data() + 1, b.data(), slices, width, 0.5f, out.data(),
+                       2);
+        for (size_t sl = 0; sl < slices; ++sl) {
+          double want = 0;
+          for (size_t i = 0; i < width; ++i) {
+            want += double(a[1 + sl * width + i]) * b[sl * width + i];
+          }
+          CHECK(out[2 * sl] == doctest::Approx(0.5 * want).epsilon(1e-5));
+          CHECK(out[2 * sl + 1] == 5.0f);  // between the outputs: untouched
+        }
+        // A zero weight skips its slice: an infinity there stays out.
+        std::vector<float> w = Random(3 * slices, rng);
+        w[0] = 0.0f;
+        std::vector<float> x = Random(n, rng), y = Random(n + 1, rng);
+        std::fill(x.begin(), x.begin() + width, kInf);
+        std::vector<double> want(y.begin(), y.end());
+        for (size_t sl = 1; sl < slices; ++sl) {
+          for (size_t i = 0; i < width; ++i) {
+            want[sl * width + i] += double(w[3 * sl]) * x[sl * width + i];
+          }
+        }
+        ops::SliceMulAdds(w.data(), 3, x.data(), y.data(), slices, width);
+        CheckClose(y.data(), want, 1e-5, 1e-5);
+      }
+    }
+  });
+}
+
 TEST_CASE("FirstAbove finds the first value above a threshold") {
   std::mt19937 rng(7);
   test::ForEachTarget([&](const char* target) {

@@ -108,10 +108,8 @@ void AttendQuery(const float* q, const float* k, const float* v, size_t stride,
   // Key by key, every head at once: each key and value row is read once,
   // front to back (the decoder's cache outgrows the caches on a batch).
   for (size_t j = 0; j < keys; ++j) {
-    const float* kj = k + At(offsets, stride, j);
-    for (size_t h = 0; h < H; ++h) {
-      scratch[h * keys + j] = ops::Dot(q + h * dh, kj + h * dh, dh) * scale;
-    }
+    ops::SliceDots(q, k + At(offsets, stride, j), H, dh, scale, scratch + j,
+                   keys);
   }
   for (size_t h = 0; h < H; ++h) {
     float* p = scratch + h * keys;
@@ -119,16 +117,12 @@ void AttendQuery(const float* q, const float* k, const float* v, size_t stride,
     if (control.probs != nullptr) {
       std::memcpy(control.probs + h * probs_stride, p, keys * sizeof(float));
     }
+    if (HeadOff(control, h)) std::fill(p, p + keys, 0.0f);  // adds nothing
   }
   std::memset(ctx, 0, H * dh * sizeof(float));
   for (size_t j = 0; j < keys; ++j) {
-    const float* vj = v + At(offsets, stride, j);
-    for (size_t h = 0; h < H; ++h) {
-      const float p = scratch[h * keys + j];
-      if (p != 0.0f && !HeadOff(control, h)) {
-        ops::MulAdd(p, vj + h * dh, ctx + h * dh, dh);
-      }
-    }
+    ops::SliceMulAdds(scratch + j, keys, v + At(offsets, stride, j), ctx, H,
+                      dh);
   }
 }
 

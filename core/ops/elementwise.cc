@@ -42,8 +42,8 @@ void ScaleImpl(float* HWY_RESTRICT x, float s, size_t n) {
   }
 }
 
-void MulAddImpl(float a, const float* HWY_RESTRICT x, float* HWY_RESTRICT y,
-                size_t n) {
+HWY_INLINE void MulAddImpl(float a, const float* HWY_RESTRICT x,
+                           float* HWY_RESTRICT y, size_t n) {
   const DF d;
   const size_t lanes = hn::Lanes(d);
   const auto va = hn::Set(d, a);
@@ -60,8 +60,8 @@ void MulAddImpl(float a, const float* HWY_RESTRICT x, float* HWY_RESTRICT y,
   }
 }
 
-float DotImpl(const float* HWY_RESTRICT a, const float* HWY_RESTRICT b,
-              size_t n) {
+HWY_INLINE float DotImpl(const float* HWY_RESTRICT a,
+                         const float* HWY_RESTRICT b, size_t n) {
   const DF d;
   const size_t lanes = hn::Lanes(d);
   auto sum0 = hn::Zero(d);
@@ -83,6 +83,23 @@ float DotImpl(const float* HWY_RESTRICT a, const float* HWY_RESTRICT b,
   return hn::GetLane(hn::SumOfLanes(d, hn::Add(sum0, sum1)));
 }
 
+void SliceDotsImpl(const float* HWY_RESTRICT a, const float* HWY_RESTRICT b,
+                   size_t slices, size_t width, float scale,
+                   float* HWY_RESTRICT out, size_t out_stride) {
+  for (size_t s = 0; s < slices; ++s) {
+    out[s * out_stride] = DotImpl(a + s * width, b + s * width, width) * scale;
+  }
+}
+
+void SliceMulAddsImpl(const float* HWY_RESTRICT weights, size_t weight_stride,
+                      const float* HWY_RESTRICT x, float* HWY_RESTRICT y,
+                      size_t slices, size_t width) {
+  for (size_t s = 0; s < slices; ++s) {
+    const float w = weights[s * weight_stride];
+    if (w != 0.0f) MulAddImpl(w, x + s * width, y + s * width, width);
+  }
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace heed::ops
 HWY_AFTER_NAMESPACE();
@@ -94,6 +111,8 @@ HWY_EXPORT(AddImpl);
 HWY_EXPORT(ScaleImpl);
 HWY_EXPORT(MulAddImpl);
 HWY_EXPORT(DotImpl);
+HWY_EXPORT(SliceDotsImpl);
+HWY_EXPORT(SliceMulAddsImpl);
 
 void Add(const float* x, float* y, size_t n) {
   HWY_DYNAMIC_DISPATCH(AddImpl)(x, y, n);
@@ -106,6 +125,16 @@ void MulAdd(float a, const float* x, float* y, size_t n) {
 }
 float Dot(const float* a, const float* b, size_t n) {
   return HWY_DYNAMIC_DISPATCH(DotImpl)(a, b, n);
+}
+void SliceDots(const float* a, const float* b, size_t slices, size_t width,
+               float scale, float* out, size_t out_stride) {
+  HWY_DYNAMIC_DISPATCH(SliceDotsImpl)
+  (a, b, slices, width, scale, out, out_stride);
+}
+void SliceMulAdds(const float* weights, size_t weight_stride, const float* x,
+                  float* y, size_t slices, size_t width) {
+  HWY_DYNAMIC_DISPATCH(SliceMulAddsImpl)
+  (weights, weight_stride, x, y, slices, width);
 }
 
 }  // namespace heed::ops

@@ -16,6 +16,16 @@ void MulAdd(float a, const float* x, float* y, size_t n);
 // Σ a[i]·b[i] over [n].
 float Dot(const float* a, const float* b, size_t n);
 
+// Dot and MulAdd slice by slice, in one call (one dispatch for every
+// attention head of a key): a, b, x, y hold `slices` slices of `width`.
+// out[s · out_stride] = scale · Dot(a slice s, b slice s).
+void SliceDots(const float* a, const float* b, size_t slices, size_t width,
+               float scale, float* out, size_t out_stride);
+// y slice s += weights[s · weight_stride] · x slice s, skipped where the
+// weight is 0.
+void SliceMulAdds(const float* weights, size_t weight_stride, const float* x,
+                  float* y, size_t slices, size_t width);
+
 }  // namespace heed::ops
 
 #endif  // HEED_CORE_OPS_ELEMENTWISE_H_
