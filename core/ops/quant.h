@@ -5,11 +5,11 @@
 // Each product is exact in 32-bit integers; the only error is rounding A and
 // B to 8 bits. With AVX-512 VNNI the inner loop is one instruction for 64
 // multiply-adds (u8 × s8, A offset by 128 and corrected with B's row sums);
-// on AVX2 three for 64 (two u8 × s8 pair sums into int16, then into
-// int32), with A rounded to 7 bits and B again to 64 levels so that no
-// int16 sum saturates; elsewhere (SSE4,
-// WebAssembly SIMD128) int8 widens to int16 and pairs are multiplied and
-// added into int32.
+// on AVX2 five for 64 (u8 × s8 pair sums of two groups into int16, added,
+// then widened into int32), with A rounded to 7 bits and B again to 64
+// levels so that no int16 sum saturates; elsewhere (SSE4, WebAssembly
+// SIMD128) int8 widens to int16 and pairs are multiplied and added into
+// int32.
 #ifndef HEED_CORE_OPS_QUANT_H_
 #define HEED_CORE_OPS_QUANT_H_
 
