@@ -19,19 +19,21 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 using DI = hn::ScalableTag<int32_t>;
 
-// With VNNI, A is unsigned: q + 128, corrected by 128 · Σ B[j]. On AVX2,
+// With VNNI, A is unsigned: q + 128, corrected by 128 · Σ B[j]. On AVX2
+// and on AVX-512 without VNNI (Highway's AVX3: Skylake-SP, Cascade Lake),
 // VPMADDUBSW adds pairs of u8 × s8 products into saturating int16, so A
 // has 7 bits (q in [-63, 63], + 64) and B is rounded again to 64 levels:
 // a pair is at most 2 · 127 · 64 = 16,256, and two pairs (two groups) add
 // in int16 without saturating before one VPMADDWD widens them. Elsewhere
 // int8 widens to int16.
+#define HEED_PAIR_SUMS (HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3)
 #if HWY_TARGET == HWY_AVX3_DL
 constexpr size_t kGroup = 4;
 constexpr int32_t kOffset = 128;
 constexpr int32_t kLevels = 127;
 constexpr int32_t kWeightLevels = 127;
 using AType = uint8_t;
-#elif HWY_TARGET == HWY_AVX2
+#elif HEED_PAIR_SUMS
 constexpr size_t kGroup = 4;
 constexpr int32_t kOffset = 64;
 constexpr int32_t kLevels = 63;
@@ -46,9 +48,10 @@ using AType = int16_t;
 #endif
 
 // Rows of A per microkernel call: 12 accumulators and 3 more registers fit
-// the 16 of SSE4. AVX2 holds B for two groups (4 registers), so 8
-// accumulators. WebAssembly's engines keep fewer of its values in
-// registers: 6 rows spill there and ran a batch slower than 4 rows.
+// the 16 of SSE4 (and AVX-512's 32 with B for two groups). AVX2 holds B
+// for two groups (4 registers), so 8 accumulators. WebAssembly's engines keep
+// fewer of its values in registers: 6 rows spill there and ran a batch slower
+// than 4 rows.
 #if HWY_TARGET == HWY_WASM || HWY_TARGET == HWY_AVX2
 constexpr size_t kRowsPerTile = 4;
 #else
@@ -79,20 +82,44 @@ HWY_INLINE hn::Vec<DI> DotBytes(hn::Vec<DI> acc, hn::Vec<DI> a,
       : [a] "v"(a.raw), [b] "v"(b.raw));
   return hn::Vec<DI>{sum};
 }
-#elif HWY_TARGET == HWY_AVX2
+#elif HEED_PAIR_SUMS
+// Highway 1.0.3 has no operation for VPMADDUBSW: the intrinsics of the
+// target's width on the vectors' raw registers.
+#if HWY_TARGET == HWY_AVX2
+using Raw = __m256i;
+HWY_INLINE Raw PairSums(Raw a, Raw b) { return _mm256_maddubs_epi16(a, b); }
+HWY_INLINE Raw Add16(Raw a, Raw b) { return _mm256_add_epi16(a, b); }
+HWY_INLINE Raw Widen(Raw x) {
+  return _mm256_madd_epi16(x, _mm256_set1_epi16(1));
+}
+HWY_INLINE Raw Add32(Raw a, Raw b) { return _mm256_add_epi32(a, b); }
+HWY_INLINE Raw Broadcast(const uint8_t* p) {
+  return _mm256_broadcastd_epi32(_mm_loadu_si32(p));
+}
+#else
+using Raw = __m512i;
+HWY_INLINE Raw PairSums(Raw a, Raw b) { return _mm512_maddubs_epi16(a, b); }
+HWY_INLINE Raw Add16(Raw a, Raw b) { return _mm512_add_epi16(a, b); }
+HWY_INLINE Raw Widen(Raw x) {
+  return _mm512_madd_epi16(x, _mm512_set1_epi16(1));
+}
+HWY_INLINE Raw Add32(Raw a, Raw b) { return _mm512_add_epi32(a, b); }
+HWY_INLINE Raw Broadcast(const uint8_t* p) {
+  return _mm512_broadcastd_epi32(_mm_loadu_si32(p));
+}
+#endif
+
 // acc += Σ of 4 products u8(a) · s8(b) per 32-bit lane: pairs summed in
 // int16 (VPMADDUBSW, exact for 7-bit a), then pairs of pairs in int32.
 HWY_INLINE hn::Vec<DI> DotBytes(hn::Vec<DI> acc, hn::Vec<DI> a,
                                 hn::Vec<hn::Repartition<int8_t, DI>> b) {
-  const __m256i pairs = _mm256_maddubs_epi16(a.raw, b.raw);
-  const __m256i quads = _mm256_madd_epi16(pairs, _mm256_set1_epi16(1));
-  return hn::Vec<DI>{_mm256_add_epi32(acc.raw, quads)};
+  return hn::Vec<DI>{Add32(acc.raw, Widen(PairSums(a.raw, b.raw)))};
 }
 
 // Four bytes of A in every 32-bit lane, straight from memory (a load, not
 // a move through a general register and a shuffle).
 HWY_INLINE hn::Vec<DI> BroadcastWord(const uint8_t* p) {
-  return hn::Vec<DI>{_mm256_broadcastd_epi32(_mm_loadu_si32(p))};
+  return hn::Vec<DI>{Broadcast(p)};
 }
 
 // The same for two groups at once: a with b, a2 with b2. Their pair sums
@@ -103,10 +130,8 @@ HWY_INLINE hn::Vec<DI> DotBytes2(hn::Vec<DI> acc, hn::Vec<DI> a,
                                  hn::Vec<hn::Repartition<int8_t, DI>> b,
                                  hn::Vec<DI> a2,
                                  hn::Vec<hn::Repartition<int8_t, DI>> b2) {
-  const __m256i pairs = _mm256_add_epi16(_mm256_maddubs_epi16(a.raw, b.raw),
-                                         _mm256_maddubs_epi16(a2.raw, b2.raw));
-  const __m256i octs = _mm256_madd_epi16(pairs, _mm256_set1_epi16(1));
-  return hn::Vec<DI>{_mm256_add_epi32(acc.raw, octs)};
+  const Raw pairs = Add16(PairSums(a.raw, b.raw), PairSums(a2.raw, b2.raw));
+  return hn::Vec<DI>{Add32(acc.raw, Widen(pairs))};
 }
 #endif
 
@@ -171,7 +196,7 @@ HWY_INLINE void Tile(const AType* HWY_RESTRICT a, size_t lda,
     hi[r] = hn::Zero(d);
   }
   size_t g = 0;
-#if HWY_TARGET == HWY_AVX2
+#if HEED_PAIR_SUMS
   for (; g + 2 <= groups; g += 2) {
     const hn::Repartition<int8_t, DI> d8;
     const int8_t* bg = panel + g * 2 * n * kGroup;
@@ -189,7 +214,7 @@ HWY_INLINE void Tile(const AType* HWY_RESTRICT a, size_t lda,
 #endif
   for (; g < groups; ++g) {
     const int8_t* bg = panel + g * 2 * n * kGroup;
-#if HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX2
+#if HWY_TARGET == HWY_AVX3_DL || HEED_PAIR_SUMS
     const hn::Repartition<int8_t, DI> d8;
     const auto b0 = hn::LoadU(d8, bg);
     const auto b1 = hn::LoadU(d8, bg + n * kGroup);

@@ -6,10 +6,10 @@
 // B to 8 bits. With AVX-512 VNNI the inner loop is one instruction for 64
 // multiply-adds (u8 × s8, A offset by 128 and corrected with B's row sums);
 // on AVX2 five for 64 (u8 × s8 pair sums of two groups into int16, added,
-// then widened into int32), with A rounded to 7 bits and B again to 64
-// levels so that no int16 sum saturates; elsewhere (SSE4, WebAssembly
-// SIMD128) int8 widens to int16 and pairs are multiplied and added into
-// int32.
+// then widened into int32; the same on AVX-512 without VNNI, for 128),
+// with A rounded to 7 bits and B again to 64 levels so that no int16 sum
+// saturates; elsewhere (SSE4, WebAssembly SIMD128) int8 widens to int16
+// and pairs are multiplied and added into int32.
 #ifndef HEED_CORE_OPS_QUANT_H_
 #define HEED_CORE_OPS_QUANT_H_
 
@@ -35,10 +35,10 @@ struct PackedInt8Matrix {
   size_t rows = 0;       // n: output features
   size_t cols = 0;       // k: input features
   size_t panel = 0;      // rows of B per panel, chosen by the SIMD target
-  size_t group = 0;      // k values per 32-bit lane: 4 (VNNI) or 2 (16-bit dot)
+  size_t group = 0;      // k values per 32-bit lane: 4 (u8 × s8) or 2 (int16)
   size_t depth = 0;      // k rounded up to a multiple of group
   int32_t levels = 127;  // steps each side of zero data holds: 127, or 64
-                         // on AVX2 (B rounded again when packed)
+                         // where VPMADDUBSW pairs (B rounded again)
   hwy::AlignedFreeUniquePtr<int8_t[]> data;  // (panels, depth/group, panel,
                                              //  group)
   std::vector<float> scales;  // (panels * panel) B[j] = data * scales[j]
@@ -56,7 +56,7 @@ PackedInt8Matrix PackInt8(const int8_t* b, const float* scales, size_t n,
 int32_t Int8ActivationLevels();
 
 // The levels each side of zero packed B holds on this CPU's target: 127, or
-// 64 on AVX2.
+// 64 on AVX2 and on AVX-512 without VNNI.
 int32_t Int8WeightLevels();
 
 // C [m, n] = A [m, k] · dequant(B)ᵀ + bias, bias [n] or nullptr. A is float
