@@ -233,9 +233,17 @@ HWY_INLINE void Tile(const AType* HWY_RESTRICT a, size_t lda,
     }
 #else
     const hn::Repartition<int16_t, DI> d16;
+#if HWY_TARGET == HWY_WASM
+    // One v128.load8x8_s each (PromoteTo of LoadU is a load and an
+    // extend).
+    using V16 = hn::Vec<decltype(d16)>;
+    const V16 b0{wasm_i16x8_load8x8(bg)};
+    const V16 b1{wasm_i16x8_load8x8(bg + n * kGroup)};
+#else
     const hn::Rebind<int8_t, decltype(d16)> d8;
     const auto b0 = hn::PromoteTo(d16, hn::LoadU(d8, bg));
     const auto b1 = hn::PromoteTo(d16, hn::LoadU(d8, bg + n * kGroup));
+#endif
     for (size_t r = 0; r < kRows; ++r) {
       int32_t word;
       std::memcpy(&word, a + r * lda + g * kGroup, sizeof(word));
