@@ -18,9 +18,9 @@ DATA = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..",
 M30K = os.path.join(DATA, "multi30k")
 TESTS = os.path.join(DATA, "testsets")
 
-TRAIN_NEWS = ["news-test2008", "newstest2009", "newstest2010", "newstest2011",
-              "newstest2012", "newstest2013", "newstest2015", "newstest2016",
-              "newstest2017"]
+TRAIN_NEWS = ["news-test2008", "newssyscomb2009", "newstest2009",
+              "newstest2010", "newstest2011", "newstest2012", "newstest2013",
+              "newstest2015", "newstest2016", "newstest2017"]
 HELD_OUT_M30K = ["val", "test_2016_flickr", "test_2017_flickr",
                  "test_2017_mscoco", "test_2018_flickr"]
 HELD_OUT_TESTS = ["deu-eng/newstest2014", "deu-eng/newstest2018",
@@ -109,8 +109,9 @@ def ding_dev(limit=1000):
     return [en for en, _ in dev], [de for _, de in dev]
 
 
-def training_sources(ding_words=30000):
-    """name -> (pairs, times each pair is repeated per epoch)."""
+def training_sources(ding_words=30000, repeats=None):
+    """name -> (pairs, times each pair is repeated per epoch); `repeats`
+    overrides the times of the sources it names."""
     news = []
     for name in TRAIN_NEWS:
         news.extend(zip(*testset("deu-eng/" + name)))
@@ -118,10 +119,14 @@ def training_sources(ding_words=30000):
                "anki": (anki(), 2), "news": (news, 1)}
     if os.path.exists("/usr/share/trans/de-en"):
         sources["ding"] = (ding_pairs(ding_words), 1)
+    for name, times in (repeats or {}).items():
+        if name not in sources:
+            raise ValueError(f"unknown source {name!r}: {sorted(sources)}")
+        sources[name] = (sources[name][0], times)
     return sources
 
 
-def training_pairs(ding_words=30000):
+def training_pairs(ding_words=30000, repeats=None):
     """[(en, de)] from every source, repeated by its weight, without any
     pair that touches a held-out set or the Ding dev slice, deduplicated
     within each source, with a length-ratio filter. Returns the pairs and
@@ -131,7 +136,7 @@ def training_pairs(ding_words=30000):
             else ():
         held.update(norm(s) for s in side)
     kept, counts = [], {}
-    for name, (pairs, repeat) in training_sources(ding_words).items():
+    for name, (pairs, repeat) in training_sources(ding_words, repeats).items():
         seen, mine = set(), []
         for en, de in pairs:
             en, de = norm(en), norm(de)

@@ -64,6 +64,9 @@ def parse_args():
     p.add_argument("--data-seed", type=int, default=0,
                    help="batch order seed; a new run on top of an old one "
                    "passes a new value so it does not repeat the same order")
+    p.add_argument("--mix", default="",
+                   help="times each source is repeated per epoch, for "
+                   "example news=2,anki=3 (the rest keep data.py's weights)")
     p.add_argument("--encode-only", action="store_true",
                    help="write work/examples.npz and stop (for a GPU run)")
     p.add_argument("--precision", default="auto",
@@ -73,12 +76,23 @@ def parse_args():
     return p.parse_args()
 
 
-def prepare(work, vocab):
+def parse_mix(text):
+    """'news=2,anki=3' -> {'news': 2, 'anki': 3}."""
+    mix = {}
+    for item in filter(None, text.split(",")):
+        name, _, times = item.partition("=")
+        if not times.isdigit():
+            sys.exit(f"--mix: expected source=times, got {item!r}")
+        mix[name.strip()] = int(times)
+    return mix
+
+
+def prepare(work, vocab, mix):
     """Writes work/pairs.tsv and work/spm.model once."""
     os.makedirs(work, exist_ok=True)
     pairs_path = os.path.join(work, "pairs.tsv")
     if not os.path.exists(pairs_path):
-        pairs, counts = data.training_pairs()
+        pairs, counts = data.training_pairs(repeats=mix)
         with open(pairs_path, "w", encoding="utf-8") as f:
             for en, de in pairs:
                 f.write(f"{en}\t{de}\n")
@@ -166,7 +180,8 @@ def load_examples(args):
             examples.append((ids[start:s_end], ids[s_end:t_end]))
             start = t_end
         return examples, int(z["vocab"]), spm_model
-    pairs_path, spm_model = prepare(args.work, args.vocab)
+    pairs_path, spm_model = prepare(args.work, args.vocab,
+                                     parse_mix(args.mix))
     examples, vocab = encode_pairs(pairs_path, spm_model, args.max_len)
     if args.encode_only:
         flat, src_end, tgt_end = [], [], []
