@@ -29,6 +29,9 @@ bash tests/consumers/cpp/test.sh
 echo "== BLEU/chrF scorer"
 python3 -m unittest tests/score_test.py
 
+echo "== checkpoint averaging in the training recipe"
+python3 -m unittest tests/average_test.py
+
 echo "== the shipped model on everyday sentences: no loop, no empty or wrong-language output"
 python3 -m unittest tests/everyday_test.py
 

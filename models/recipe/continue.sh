@@ -5,9 +5,10 @@
 # Warm-starts from models/heed-en-de.heed (its vocabulary and sizes), re-warms
 # the learning rate over 200 steps to 5e-4, trains in models/work/run-DATE
 # (checkpoints every 5 minutes; run again with RUN=that folder to resume),
-# then models/recipe/dev.py compares the candidate with the shipped model on
-# the dev sets, adds the run to the learning curve and, when the dev BLEU
-# improved, replaces the model and its int8 copy. Test scores follow with
+# then models/recipe/dev.py compares the candidate (its last weights, and the
+# average of its last checkpoints) with the shipped model on the dev sets,
+# adds the run to the learning curve and, when the dev BLEU improved,
+# replaces the model and its int8 copy. Test scores follow with
 # evaluate.py.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,5 +34,9 @@ bash scripts/build.sh release
   --lr 5e-4 --warmup 200 --minutes "$minutes" --data-seed "$runs" \
   "${args[@]}" |
   tee -a "$run/train.log"
-/usr/bin/python3 models/recipe/dev.py --candidate "$run/candidate.heed" \
+# The last weights and the mean of the last checkpoints' (train.py writes
+# candidate-avg.heed once it has two): the better on dev is the run's.
+candidates=("$run/candidate.heed")
+[[ -f "$run/candidate-avg.heed" ]] && candidates+=("$run/candidate-avg.heed")
+/usr/bin/python3 models/recipe/dev.py --candidate "${candidates[@]}" \
   --minutes "$minutes" --note "$note"

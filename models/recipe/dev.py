@@ -3,13 +3,15 @@
 keeps it only when its dev BLEU improved.
 
   /usr/bin/python3 models/recipe/dev.py --candidate models/work/run/candidate.heed \\
-      --minutes 105 [--baseline models/heed-en-de.heed] [--dry-run] \
-      [--start-hours H]
+      [models/work/run/candidate-avg.heed] --minutes 105 \\
+      [--baseline models/heed-en-de.heed] [--dry-run] [--start-hours H]
 
 Dev sets, never trained on and never reported as test scores: Multi30k
 val, the Ding dictionary's held-out sentence slice (ding.is_dev) and the
 first 1,000 lines of newstest2018; both directions, beam 4, with the heed
-CLI. The mean of the six BLEU scores decides. Every run's point goes into
+CLI. The mean of the six BLEU scores decides (between several candidates
+of one run, such as its last weights and the average of its last
+checkpoints, the best one is the run's). Every run's point goes into
 models/eval/curve.json (dev BLEU against cumulative training hours), kept
 or not; a kept candidate replaces the baseline file and its int8 copy.
 """
@@ -58,7 +60,8 @@ def dev_scores(heed, model, extra_flags=()):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--candidate", required=True)
+    p.add_argument("--candidate", required=True, nargs="+",
+                   help="model files of one run; the best on dev is its")
     p.add_argument("--baseline", default=os.path.join(ROOT, "models",
                                                       "heed-en-de.heed"))
     p.add_argument("--minutes", type=float, required=True,
@@ -79,11 +82,20 @@ def main():
     if args.start_hours is not None:
         hours = args.start_hours
     base, base_mean = dev_scores(args.heed, args.baseline)
-    cand, cand_mean = dev_scores(args.heed, args.candidate)
+    scored = []
+    for path in args.candidate:
+        cand, cand_mean = dev_scores(args.heed, path)
+        print(json.dumps({"candidate": path, "dev": cand, "mean": cand_mean},
+                         indent=1), flush=True)
+        scored.append((cand_mean, path, cand))
+    cand_mean, candidate, cand = max(scored)
     print(json.dumps({"baseline": base, "baseline_mean": base_mean,
-                      "candidate": cand, "candidate_mean": cand_mean},
+                      "best": candidate, "best_mean": cand_mean},
                      indent=1), flush=True)
     better = cand_mean > base_mean
+    note = args.note
+    if len(scored) > 1:
+        note += f" (best of {len(scored)}: {os.path.basename(candidate)})"
     if args.dry_run:
         return
     if not kept:  # the shipped model's own point starts the curve
@@ -93,11 +105,11 @@ def main():
         hours = curve[-1]["hours"]
     curve.append({"run": curve[-1]["run"] + 1,
                   "hours": round(hours + args.minutes / 60, 2), "dev": cand,
-                  "mean": cand_mean, "kept": better, "note": args.note})
+                  "mean": cand_mean, "kept": better, "note": note})
     with open(CURVE, "w") as f:
         json.dump(curve, f, indent=1)
     if better:
-        shutil.copyfile(args.candidate, args.baseline)
+        shutil.copyfile(candidate, args.baseline)
         int8 = args.baseline.replace(".heed", "-int8.heed")
         subprocess.run([args.heed, "quantize", "--model", args.baseline,
                         "--out", int8], check=True)

@@ -11,7 +11,8 @@ Stages (each skipped when its output exists in --work):
      warm-up, label smoothing 0.1, token-bucketed batches, gradient
      clipping, bf16 autocast where the CPU computes bf16 natively (else
      f32) - with a checkpoint every few minutes;
-  3. export: the final weights as F16 to --out.
+  3. export: the final weights as F16 to --out, and the mean of the last
+     checkpoints' weights (average.py) to OUT-avg.heed.
 """
 import argparse
 import json
@@ -27,6 +28,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import average  # noqa: E402
 import data  # noqa: E402
 import heedfile  # noqa: E402
 from transformer import Transformer, heed_tensors, load_heed_tensors  # noqa
@@ -64,6 +66,10 @@ def parse_args():
     p.add_argument("--data-seed", type=int, default=0,
                    help="batch order seed; a new run on top of an old one "
                    "passes a new value so it does not repeat the same order")
+    p.add_argument("--snapshots", type=int, default=4,
+                   help="keep the weights of this many last checkpoints in "
+                   "work/snapshots and also export their average "
+                   "(OUT-avg.heed); 0: neither")
     p.add_argument("--mix", default="",
                    help="times each source is repeated per epoch, for "
                    "example news=2,anki=3 (the rest keep data.py's weights)")
@@ -242,6 +248,17 @@ def export(model, spm_model, out):
     print(f"export: {out} ({os.path.getsize(out) / 1e6:.1f} MB)", flush=True)
 
 
+def keep_snapshot(work, step, model, config, keep):
+    """The model's weights at this checkpoint in work/snapshots, the last
+    `keep` of them kept (average.py averages them)."""
+    folder = os.path.join(work, "snapshots")
+    os.makedirs(folder, exist_ok=True)
+    torch.save({"model": model.state_dict(), "config": config},
+               os.path.join(folder, f"step-{step:07d}.pt"))
+    for old in average.snapshots(work, 10**6)[:-keep]:
+        os.remove(old)
+
+
 def main():
     args = parse_args()
     torch.set_num_threads(args.threads)
@@ -284,6 +301,9 @@ def main():
                     "optimizer": opt.state_dict(), "state": state,
                     "config": config}, tmp)
         os.replace(tmp, ckpt_path)
+        if args.snapshots > 0:
+            keep_snapshot(args.work, state["step"], model, config,
+                          args.snapshots)
 
     mode = precision(args.device, args.precision)
     print(f"precision: {mode} on {args.device}", flush=True)
@@ -351,6 +371,9 @@ def main():
           f"{state['seconds'] / 60:.1f} minutes in all", flush=True)
     model.eval()
     export(model.cpu(), spm_model, args.out)
+    averaged = average.averaged_model(args.work, args.snapshots)
+    if averaged is not None:
+        export(averaged, spm_model, args.out.replace(".heed", "-avg.heed"))
     with open(os.path.join(args.work, "train_state.json"), "w") as f:
         json.dump(state, f)
 

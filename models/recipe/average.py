@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+"""Averages the weights of a run's last checkpoints into one model.
+
+  /usr/bin/python3 models/recipe/average.py --work models/work/run-X \\
+      [--last 4] [--out models/work/run-X/candidate-avg.heed]
+
+train.py keeps the model weights of its last few checkpoints in
+WORK/snapshots/ (a few minutes apart, near the end of a run whose learning
+rate has decayed); their mean usually scores higher on the dev sets than
+the last of them alone. dev.py decides which is kept.
+"""
+import argparse
+import glob
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from transformer import Transformer  # noqa: E402
+
+
+def snapshots(work, last):
+    """The last `last` snapshot files of a run, oldest first (names sort
+    in training order: step-0001200.pt)."""
+    files = sorted(glob.glob(os.path.join(work, "snapshots", "*.pt")))
+    return files[-last:] if last > 0 else []
+
+
+def average(files):
+    """(config, state dict) with every float tensor the mean over files."""
+    total, config = None, None
+    for path in files:
+        ckpt = torch.load(path, map_location="cpu")
+        weights = ckpt["model"]
+        if config is not None and ckpt["config"] != config:
+            sys.exit(f"average: {path} has another configuration")
+        config = ckpt["config"]
+        if total is None:
+            total = {k: v.double() if v.is_floating_point() else v.clone()
+                     for k, v in weights.items()}
+        else:
+            for k, v in weights.items():
+                if v.is_floating_point():
+                    total[k] += v.double()
+    mean = {k: (v / len(files)).float() if v.is_floating_point() else v
+            for k, v in total.items()}
+    return config, mean
+
+
+def averaged_model(work, last):
+    """The mean of the run's last snapshots as a model in eval mode, or
+    None when it has fewer than two."""
+    files = snapshots(work, last)
+    if len(files) < 2:
+        return None
+    config, weights = average(files)
+    model = Transformer(config)
+    model.load_state_dict(weights)
+    model.eval()
+    print(f"average of {len(files)} snapshots: "
+          f"{', '.join(os.path.basename(f) for f in files)}", flush=True)
+    return model
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--work", required=True)
+    p.add_argument("--last", type=int, default=4)
+    p.add_argument("--out")
+    args = p.parse_args()
+    from train import export
+    model = averaged_model(args.work, args.last)
+    if model is None:
+        sys.exit(f"average: fewer than two snapshots in {args.work}")
+    export(model, os.path.join(args.work, "spm.model"),
+           args.out or os.path.join(args.work, "candidate-avg.heed"))
+
+
+if __name__ == "__main__":
+    main()
