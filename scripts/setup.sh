@@ -10,12 +10,13 @@ packages=(
   nlohmann-json3-dev doctest-dev python3            # JSON, tests
   libopenblas-dev                                   # benchmark peer
   emscripten chromium                               # WebAssembly, browser tests
+  python3-torch                                     # the recipe's own tests
 )
 # Node.js and npm: Debian's unless the machine already has them.
 command -v node >/dev/null || packages+=(nodejs)
 command -v npm >/dev/null || packages+=(npm)
 if [[ "${1:-}" == "--recipe" ]]; then  # training and reference fixtures
-  packages+=(python3-torch python3-numpy python3-sentencepiece
+  packages+=(python3-numpy python3-sentencepiece
              libopenblas0-pthread
              trans-de-en)
 fi

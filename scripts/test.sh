@@ -30,7 +30,7 @@ echo "== BLEU/chrF scorer"
 python3 -m unittest tests/score_test.py
 
 echo "== checkpoint averaging in the training recipe"
-python3 -m unittest tests/average_test.py
+/usr/bin/python3 -m unittest tests/average_test.py  # Debian's, with PyTorch
 
 echo "== the shipped model on everyday sentences: no loop, no empty or wrong-language output"
 python3 -m unittest tests/everyday_test.py
