@@ -96,6 +96,7 @@ void CheckModel(const std::string& name) {
   SUBCASE("greedy and beam-4 n-best") {
     DecodingOptions o;
     o.no_repeat_ngram_size = 0;  // PyTorch's search has no such rule
+    o.length_penalty = 0.6f;     // the α make_fixtures.py searched with
     o.beam_size = 1;
     const auto greedy = GreedySearch(model, enc, o, {});
     for (size_t b = 0; b < enc.batch; ++b) {

@@ -42,6 +42,7 @@ export interface TranslateOptions {
   /** Beam size (1: greedy). Default 4. */
   beam?: number;
   nbest?: number;
+  /** GNMT length penalty α: a hypothesis scores log P / ((5 + length) / 6)^α (default 2, chosen on the dev sets; 0: none). */
   lengthPenalty?: number;
   /** No n-gram of this many tokens occurs twice in a translation, nor any token three times in a row (default 3, chosen on the dev sets; 0: off). */
   noRepeatNgramSize?: number;

@@ -31,7 +31,7 @@ def pad(batch, pad_id):
     return torch.tensor([s + [pad_id] * (n - len(s)) for s in batch])
 
 
-def penalty(length, alpha=0.6):
+def penalty(length, alpha=2.0):  # heed's default α
     return ((5.0 + length) / 6.0) ** alpha
 
 

@@ -12,7 +12,8 @@ namespace heed {
 
 struct DecodingOptions {
   size_t beam_size = 4;             // 1 is greedy search
-  float length_penalty = 0.6f;      // GNMT α: score = log P / ((5+|Y|)/6)^α
+  float length_penalty = 2.0f;      // GNMT α: score = log P / ((5+|Y|)/6)^α
+                                    // (2: best mean dev BLEU of 0.6, 2, 3)
   float max_length_ratio = 2.0f;    // at most ratio · source length + extra
   size_t max_length_extra = 10;     //   target tokens per sentence
   size_t nbest = 1;                 // hypotheses returned, 1..beam_size

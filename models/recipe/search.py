@@ -36,7 +36,7 @@ def _top(lp, k):
 
 
 @torch.no_grad()
-def greedy(model, src_ids, ratio=2.0, extra=10, alpha=0.6):
+def greedy(model, src_ids, ratio=2.0, extra=10, alpha=2.0):
     memory, pad_mask, _ = model.encode(torch.tensor([src_ids]))
     limit = max_length(len(src_ids), ratio, extra)
     tokens, cum = [], np.float32(0)
@@ -51,7 +51,7 @@ def greedy(model, src_ids, ratio=2.0, extra=10, alpha=0.6):
 
 
 @torch.no_grad()
-def beam(model, src_ids, k=4, nbest=4, ratio=2.0, extra=10, alpha=0.6):
+def beam(model, src_ids, k=4, nbest=4, ratio=2.0, extra=10, alpha=2.0):
     eos = model.config["eos_id"]
     memory, pad_mask, _ = model.encode(torch.tensor([src_ids]))
     limit = max_length(len(src_ids), ratio, extra)
