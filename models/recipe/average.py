@@ -20,10 +20,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from transformer import Transformer  # noqa: E402
 
 
-def snapshots(work, last):
-    """The last `last` snapshot files of a run, oldest first (names sort
-    in training order: step-0001200.pt)."""
+def snapshots(work, last=None):
+    """The last `last` (default: all) snapshot files of a run, oldest first
+    (names sort in training order: step-0001200.pt)."""
     files = sorted(glob.glob(os.path.join(work, "snapshots", "*.pt")))
+    if last is None:
+        return files
     return files[-last:] if last > 0 else []
 
 

@@ -255,7 +255,7 @@ def keep_snapshot(work, step, model, config, keep):
     os.makedirs(folder, exist_ok=True)
     torch.save({"model": model.state_dict(), "config": config},
                os.path.join(folder, f"step-{step:07d}.pt"))
-    for old in average.snapshots(work, 10**6)[:-keep]:
+    for old in average.snapshots(work)[:-keep]:
         os.remove(old)
 
 
