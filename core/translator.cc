@@ -3,10 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <exception>
 #include <functional>
 #include <string_view>
-#include <thread>
 
 #include "core/decode/search.h"
 #include "core/explain/contributions.h"
@@ -14,6 +12,7 @@
 #include "core/model/model.h"
 #include "core/model/model_file.h"
 #include "core/model/positional.h"
+#include "core/parallel.h"
 #include "core/plan.h"
 #include "core/text/sentences.h"
 #include "core/text/tokenizer.h"
@@ -37,26 +36,6 @@ Tokenizer ReadTokenizer(const ModelFile& file, const std::string& name) {
   return Tokenizer::FromSerialized(
       std::string_view(reinterpret_cast<const char*>(file.data(*t)), t->bytes),
       "model file '" + file.source() + "': tensor '" + name + "'");
-}
-
-// Runs fn(0..n-1), each on a thread of its own (the calling thread takes
-// the first), and rethrows the first exception any of them threw.
-void RunParallel(size_t n, const std::function<void(size_t)>& fn) {
-  std::vector<std::exception_ptr> errors(n);
-  auto guarded = [&](size_t i) {
-    try {
-      fn(i);
-    } catch (...) {
-      errors[i] = std::current_exception();
-    }
-  };
-  std::vector<std::thread> threads;
-  for (size_t i = 1; i < n; ++i) threads.emplace_back(guarded, i);
-  if (n > 0) guarded(0);
-  for (std::thread& t : threads) t.join();
-  for (const std::exception_ptr& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
 }
 
 // Units [first, last) encoded and searched together.

@@ -16,8 +16,8 @@ endif()
 # JavaScript exceptions route every call that may throw through a JavaScript
 # trampoline, invoke_*; native ones made the module 19% smaller and decoding
 # 2-9% faster), as JavaScript exceptions in the threaded one, where
-# Emscripten 3.1.6's -pthread runtime loses a rethrown exception_ptr's type
-# under WebAssembly exceptions (only catch (...) matches it).
+# Emscripten 3.1.6 with -pthread catches nothing under WebAssembly
+# exceptions, not even throw 5 in catch (...) (README, Known quirks).
 if(HEED_WASM_THREADS)
   add_compile_options(-fexceptions)
   add_link_options(-fexceptions)
