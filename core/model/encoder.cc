@@ -1,5 +1,6 @@
-// Model::Encode: the encoder stack over a padded batch of sources, then the
-// cross-attention keys and values every decoder layer will read.
+// Model::Encode: the encoder stack over a batch of sources (their tokens
+// packed, no padding), then the cross-attention keys and values every
+// decoder layer will read.
 #include <algorithm>
 #include <string>
 
@@ -104,25 +105,39 @@ class EncoderKeeper {
   std::vector<float> scratch_;
 };
 
+// Rows packed one sentence after another (enc's lengths) copied into
+// padded (B, S, width); the rows past each length are left as they were.
+void Unpack(const float* packed, const EncoderOutput& enc, float* padded,
+            size_t width) {
+  for (size_t b = 0; b < enc.batch; ++b) {
+    const size_t len = enc.lengths[b];
+    std::copy(packed, packed + len * width, padded + b * enc.max_len * width);
+    packed += len * width;
+  }
+}
+
 }  // namespace
 
-void Model::ProjectCross(EncoderOutput& enc, const RunOptions& run,
-                         float* scratch) const {
+void Model::ProjectCross(const std::vector<float>& packed, EncoderOutput& enc,
+                         const RunOptions& run, float* scratch) const {
   const ModelConfig& c = config_;
-  const size_t d = c.d_model;
-  const size_t S = enc.max_len;
-  const size_t rows = enc.batch * S;
-  enc.cross_k.resize(c.decoder_layers * rows * d);
-  enc.cross_v.resize(c.decoder_layers * rows * d);
+  const size_t d = c.d_model, S = enc.max_len, B = enc.batch;
+  const size_t rows = packed.size() / d;
+  std::vector<float> k(rows * d), v(rows * d);
+  enc.cross_k.assign(c.decoder_layers * B * S * d, 0.0f);
+  enc.cross_v.assign(c.decoder_layers * B * S * d, 0.0f);
   for (size_t l = 0; l < c.decoder_layers; ++l) {
     const AttentionWeights& cross = weights_.decoder[l].cross_attn;
-    cross.k.Apply(enc.memory.data(), rows, &enc.cross_k[l * rows * d]);
-    cross.v.Apply(enc.memory.data(), rows, &enc.cross_v[l * rows * d]);
-    for (size_t b = 0; b < enc.batch && run.capture_value_norms; ++b) {
+    cross.k.Apply(packed.data(), rows, k.data());
+    cross.v.Apply(packed.data(), rows, v.data());
+    Unpack(k.data(), enc, &enc.cross_k[l * B * S * d], d);
+    Unpack(v.data(), enc, &enc.cross_v[l * B * S * d], d);
+    size_t first = 0;  // sentence b's first packed row
+    for (size_t b = 0; b < B && run.capture_value_norms; ++b) {
       const size_t len = enc.lengths[b];
-      HeadValueNorms(cross, c.heads, &enc.cross_v[(l * enc.batch + b) * S * d],
-                     len, &enc.cross_value_norms[b][l * c.heads * len],
-                     scratch);
+      HeadValueNorms(cross, c.heads, &v[first * d], len,
+                     &enc.cross_value_norms[b][l * c.heads * len], scratch);
+      first += len;
     }
   }
 }
@@ -135,19 +150,27 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
   EncoderOutput enc;
   ReadLengths(sources, c.source_vocab, &enc);
   if (enc.batch == 0) return enc;
+  // Every layer runs on the sources' tokens packed one sentence after
+  // another, so the batch's longest source does not set every sentence's
+  // cost; memory and the cross keys and values are laid out padded.
   const size_t S = enc.max_len;
-  const size_t rows = enc.batch * S;
+  std::vector<size_t> first(enc.batch);  // sentence b's first packed row
+  size_t rows = 0;
+  for (size_t b = 0; b < enc.batch; ++b) {
+    first[b] = rows;
+    rows += enc.lengths[b];
+  }
   std::vector<float> x(rows * d), in(rows * d), q(rows * d), k(rows * d),
       v(rows * d), ctx(rows * d), out(rows * d), hidden(rows * c.d_ff),
       scratch(std::max(2 * S, d));
 
-  // Padded positions embed the pad token; the key mask hides them.
   for (size_t s = 0; s < S; ++s) {
     PositionalEncoding(s, d, scratch.data());  // once for the whole batch
     for (size_t b = 0; b < enc.batch; ++b) {
-      const int token = s < enc.lengths[b] ? sources[b][s] : c.pad_id;
-      Embed(weights_.source_embedding, token, scratch.data(),
-            &x[(b * S + s) * d]);
+      if (s < enc.lengths[b]) {
+        Embed(weights_.source_embedding, sources[b][s], scratch.data(),
+              &x[(first[b] + s) * d]);
+      }
     }
   }
   EncoderKeeper keep(c, run, &enc);
@@ -166,10 +189,9 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
                  control.disabled =
                      run.head_mask.Layer(AttentionKind::kEncoder, l, c.heads);
                  control.probs = keep.Probs(b, l);
-                 const size_t off = b * S * d;
-                 PaddedSelfAttention(&q[off], &k[off], &v[off], d, S,
-                                     enc.lengths[b], control, &ctx[off],
-                                     scratch.data());
+                 const size_t off = first[b] * d, len = enc.lengths[b];
+                 PaddedSelfAttention(&q[off], &k[off], &v[off], d, len, len,
+                                     control, &ctx[off], scratch.data());
                  keep.Block(b, l, layer.self_attn, control.disabled, &q[off],
                             &k[off], &v[off]);
                }
@@ -182,9 +204,10 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
   }
   if (c.pre_norm)
     weights_.encoder_norm.Apply(x.data(), rows, d, c.layer_norm_eps);
-  enc.memory = std::move(x);
+  enc.memory.assign(enc.batch * S * d, 0.0f);
+  Unpack(x.data(), enc, enc.memory.data(), d);
 
-  ProjectCross(enc, run, keep.scratch());
+  ProjectCross(x, enc, run, keep.scratch());
   return enc;
 }
 

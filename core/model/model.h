@@ -22,7 +22,8 @@ struct EncoderOutput {
   size_t max_len = 0;           // S: longest source in tokens
   std::vector<size_t> lengths;  // (B): real tokens per sentence
   std::vector<float> memory;    // (B, S, d_model): final encoder states
-  // Cross-attention keys and values, projected once per source:
+  // Cross-attention keys and values, projected once per source (these and
+  // memory are 0 past each sentence's length):
   std::vector<float> cross_k;  // (decoder_layers, B, S, d_model)
   std::vector<float> cross_v;  // (decoder_layers, B, S, d_model)
   // When captured, per sentence b: (encoder_layers, heads, len_b, len_b).
@@ -183,11 +184,11 @@ class Model {
   // (computed once for every row at that position).
   void Embed(const float* table, int token, const float* pe, float* x) const;
 
-  // The cross-attention keys and values of every decoder layer from
-  // enc.memory (and their value norms when run captures them); scratch as
-  // HeadValueNorms needs.
-  void ProjectCross(EncoderOutput& enc, const RunOptions& run,
-                    float* scratch) const;
+  // The cross-attention keys and values of every decoder layer from the
+  // final encoder states, packed (Σ len_b, d) (and their value norms when
+  // run captures them); scratch as HeadValueNorms needs.
+  void ProjectCross(const std::vector<float>& packed, EncoderOutput& enc,
+                    const RunOptions& run, float* scratch) const;
 
   // Keeps the value norms of v [rows, d], layer `layer`'s self-attention
   // values of this step, in s.value_norms.
