@@ -69,6 +69,13 @@ def run_json(cmd, job, name):
         return json.load(f)
 
 
+def stale(derived, source):
+    """Whether `derived` is missing or older than the `source` it was made
+    from (the ONNX export after a new model)."""
+    return (not os.path.exists(derived)
+            or os.path.getmtime(derived) < os.path.getmtime(source))
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--runs", type=int, default=3)
@@ -87,8 +94,8 @@ def main():
         model_proto=bytes(tensors.get("tokenizer.target",
                                       tensors["tokenizer.source"])))
     onnx_dir = os.path.join(OUT, "onnx")
-    if any(SYSTEMS[s][0] == "ort" for s in systems) and not os.path.exists(
-            os.path.join(onnx_dir, "decoder.onnx")):
+    if any(SYSTEMS[s][0] == "ort" for s in systems) and stale(
+            os.path.join(onnx_dir, "decoder.onnx"), F16):
         subprocess.run([sys.executable, os.path.join(HERE, "peers",
                                                      "export_onnx.py"),
                         F16, onnx_dir], check=True)
