@@ -314,8 +314,17 @@ TEST_CASE("beam 1 equals greedy; n-best is sorted; batching changes nothing") {
     for (size_t i = 1; i < beam[b].size(); ++i) {
       CHECK(beam[b][i - 1].score >= beam[b][i].score);
     }
-    // Alone, without padding, the sentence decodes the same.
+    // Alone, without padding, the sentence encodes and decodes the same;
+    // in the batch its rows past its length are 0.
     const EncoderOutput one = model.Encode({sources[b]}, {});
+    const size_t d = model.config().d_model, S = enc.max_len;
+    const size_t len = enc.lengths[b];
+    const auto row = enc.memory.begin() + b * S * d;
+    CHECK(std::equal(one.memory.begin(), one.memory.end(), row));
+    CHECK(std::all_of(row + len * d, row + S * d,
+                      [](float x) { return x == 0.0f; }));
+    CHECK(std::equal(one.cross_k.begin(), one.cross_k.begin() + len * d,
+                     enc.cross_k.begin() + b * S * d));  // first layer's
     const auto alone = BeamSearch(model, one, o, {});
     for (size_t i = 0; i < 5; ++i) {
       CHECK(alone[0][i].tokens == beam[b][i].tokens);
