@@ -66,13 +66,13 @@ ForcedCaptures Replay(const Model& model, const EncoderOutput& enc, size_t b,
 }
 
 void RunBatch(const Model& model, const std::vector<Unit>& units,
-              const Plan& plan, Batch& b) {
+              const Plan& plan, Batch& b, SpareCache* spare) {
   std::vector<std::vector<int>> ids;
   for (size_t u = b.first; u < b.last; ++u) ids.push_back(units[u].ids);
   const auto e0 = Clock::now();
   b.enc = model.Encode(ids, plan.run);
   const auto e1 = Clock::now();
-  b.found = Search(model, b.enc, plan.decoding, plan.run);
+  b.found = Search(model, b.enc, plan.decoding, plan.run, spare);
   for (size_t i = 0; i < b.found.size() && NeedsReplay(plan.run); ++i) {
     b.replays.push_back(Replay(model, b.enc, i, b.found[i][0], plan.run));
   }
@@ -89,6 +89,7 @@ void DecodeWaves(const Model& model, const std::vector<Unit>& units,
                  const Plan& plan, size_t max_batch, size_t threads,
                  const std::function<void(Batch&)>& done) {
   const size_t per_wave = max_batch * threads;
+  std::vector<SpareCache> spares(threads);  // one per thread, wave to wave
   for (size_t wave = 0; wave < units.size(); wave += per_wave) {
     const size_t n = std::min(units.size() - wave, per_wave);
     const size_t size = (n + threads - 1) / threads;  // at most max_batch
@@ -99,8 +100,9 @@ void DecodeWaves(const Model& model, const std::vector<Unit>& units,
       b.last = std::min(wave + n, f + size);
     }
     StopIfCancelled(plan.decoding);
-    RunParallel(batches.size(),
-                [&](size_t i) { RunBatch(model, units, plan, batches[i]); });
+    RunParallel(batches.size(), [&](size_t i) {
+      RunBatch(model, units, plan, batches[i], &spares[i]);
+    });
     for (Batch& b : batches) done(b);
   }
 }

@@ -46,7 +46,8 @@ struct Rows {
 class Beams {
  public:
   Beams(const Model& model, const EncoderOutput& enc,
-        const DecodingOptions& options, const RunOptions& run)
+        const DecodingOptions& options, const RunOptions& run,
+        SpareCache* spare)
       : model_(model),
         c_(model.config()),
         enc_(enc),
@@ -55,12 +56,14 @@ class Beams {
         K_(options.beam_size),
         history_(model, options, run),
         finished_(enc.batch),
-        penalize_(PenalizesRepeats(options)) {
+        penalize_(PenalizesRepeats(options)),
+        spare_(spare) {
     limit_ = TargetLimits(enc, options, &capacity_);
     // One row per sentence at first; room for K per sentence.
     std::vector<size_t> rows(enc.batch);
     std::iota(rows.begin(), rows.end(), 0);
-    state_ = model.StartDecoding(enc, rows, capacity_, run, enc.batch * K_);
+    state_ =
+        model.StartDecoding(enc, rows, capacity_, run, enc.batch * K_, spare);
     alive_.nodes.assign(enc.batch, -1);
     alive_.log_probs.assign(enc.batch, 0.0f);
     alive_.tokens.assign(enc.batch, c_.bos_id);
@@ -82,6 +85,7 @@ class Beams {
       model_.Reorder(state_, next_.parents);
       std::swap(alive_, next_);
     }
+    Model::KeepCache(state_, spare_);
     return Results();
   }
 
@@ -183,6 +187,7 @@ class Beams {
   std::vector<std::vector<Finished>> finished_;  // (B)
   Rows alive_, next_;
   const bool penalize_;
+  SpareCache* spare_;  // where the cache's memory goes when done, or null
   // Buffers reused by every step.
   std::vector<Candidate> top_;
   std::vector<Expansion> expansions_;
@@ -195,9 +200,9 @@ class Beams {
 
 std::vector<NBest> BeamSearch(const Model& model, const EncoderOutput& enc,
                               const DecodingOptions& options,
-                              const RunOptions& run) {
+                              const RunOptions& run, SpareCache* spare) {
   if (enc.batch == 0) return std::vector<NBest>();
-  return Beams(model, enc, options, run).Run();
+  return Beams(model, enc, options, run, spare).Run();
 }
 
 }  // namespace heed

@@ -11,7 +11,7 @@ namespace heed {
 
 std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
                                 const DecodingOptions& options,
-                                const RunOptions& run) {
+                                const RunOptions& run, SpareCache* spare) {
   const ModelConfig& c = model.config();
   const size_t B = enc.batch;
   std::vector<NBest> results(B);
@@ -21,7 +21,7 @@ std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
 
   std::vector<size_t> rows(B);  // sentence of each row
   std::iota(rows.begin(), rows.end(), 0);
-  DecoderState state = model.StartDecoding(enc, rows, capacity, run);
+  DecoderState state = model.StartDecoding(enc, rows, capacity, run, 0, spare);
   History history(model, options, run);
   std::vector<int> last(B, -1);  // last node of each row's hypothesis
   std::vector<int> tokens(B, c.bos_id);
@@ -70,6 +70,7 @@ std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
     tokens.swap(next);
     last.swap(next_last);
   }
+  Model::KeepCache(state, spare);
   return results;
 }
 

@@ -73,11 +73,11 @@ void CheckOptions(const DecodingOptions& options) {
 }
 
 std::vector<NBest> Search(const Model& model, const EncoderOutput& enc,
-                          const DecodingOptions& options,
-                          const RunOptions& run) {
+                          const DecodingOptions& options, const RunOptions& run,
+                          SpareCache* spare) {
   CheckOptions(options);
-  return options.beam_size == 1 ? GreedySearch(model, enc, options, run)
-                                : BeamSearch(model, enc, options, run);
+  return options.beam_size == 1 ? GreedySearch(model, enc, options, run, spare)
+                                : BeamSearch(model, enc, options, run, spare);
 }
 
 }  // namespace heed

@@ -13,14 +13,17 @@ namespace heed {
 using NBest = std::vector<Hypothesis>;  // best first
 
 // One hypothesis per sentence: the most probable token at every step.
+// spare: the decoder cache's memory, taken and left for the next search.
 std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
                                 const DecodingOptions& options,
-                                const RunOptions& run);
+                                const RunOptions& run,
+                                SpareCache* spare = nullptr);
 
 // Up to options.nbest hypotheses per sentence, sorted by score.
 std::vector<NBest> BeamSearch(const Model& model, const EncoderOutput& enc,
                               const DecodingOptions& options,
-                              const RunOptions& run);
+                              const RunOptions& run,
+                              SpareCache* spare = nullptr);
 
 // Throws heed::Error when an option is out of range.
 void CheckOptions(const DecodingOptions& options);
@@ -28,8 +31,8 @@ void CheckOptions(const DecodingOptions& options);
 // Greedy when beam_size == 1, beam search otherwise. Throws heed::Error on
 // invalid options.
 std::vector<NBest> Search(const Model& model, const EncoderOutput& enc,
-                          const DecodingOptions& options,
-                          const RunOptions& run);
+                          const DecodingOptions& options, const RunOptions& run,
+                          SpareCache* spare = nullptr);
 
 // The token forced at target position `position` (0-based), or -1 once the
 // forced prefix is behind.

@@ -136,10 +136,16 @@ class ForcedKeeper {
 
 }  // namespace
 
+void Model::KeepCache(DecoderState& state, SpareCache* spare) {
+  if (spare == nullptr) return;
+  spare->keys = std::move(state.self_k);
+  spare->values = std::move(state.self_v);
+}
+
 DecoderState Model::StartDecoding(const EncoderOutput& enc,
                                   std::vector<size_t> row_sentence,
                                   size_t max_steps, const RunOptions& run,
-                                  size_t max_rows) const {
+                                  size_t max_rows, SpareCache* spare) const {
   CheckRunOptions(run);
   const ModelConfig& c = config_;
   const size_t d = c.d_model;
@@ -157,6 +163,12 @@ DecoderState Model::StartDecoding(const EncoderOutput& enc,
   s.max_rows = std::max(max_rows, s.rows);
   const size_t R = s.max_rows;
   const size_t cache = c.decoder_layers * R * max_steps * d;
+  if (spare != nullptr) {  // emptied first: a larger resize copies nothing
+    s.self_k = std::move(spare->keys);
+    s.self_v = std::move(spare->values);
+    s.self_k.clear();
+    s.self_v.clear();
+  }
   s.self_k.resize(cache);
   s.self_v.resize(cache);
   s.cache_row.resize(R * max_steps);

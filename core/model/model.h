@@ -112,6 +112,13 @@ class DecoderState {
   std::vector<float> x, q, k, v, ctx, tmp, out, hidden, scores;
 };
 
+// The key/value cache of a finished decoder state, kept for the next state
+// a thread starts: a batch's cache runs to hundreds of megabytes, and fresh
+// memory is faulted in page by page as the steps first write it.
+struct SpareCache {
+  Buffer keys, values;
+};
+
 class Model {
  public:
   // Reads the config from the file's metadata and every tensor it needs.
@@ -131,10 +138,15 @@ class Model {
 
   // A decoder state for rows over `enc`, row r reading sentence
   // row_sentence[r], with room for max_steps steps and for max_rows rows
-  // (0: as many as row_sentence has).
+  // (0: as many as row_sentence has); its cache reuses spare's memory when
+  // given.
   DecoderState StartDecoding(const EncoderOutput& enc,
                              std::vector<size_t> row_sentence, size_t max_steps,
-                             const RunOptions& run, size_t max_rows = 0) const;
+                             const RunOptions& run, size_t max_rows = 0,
+                             SpareCache* spare = nullptr) const;
+
+  // Hands a state's cache to spare (when given) once the state is done.
+  static void KeepCache(DecoderState& state, SpareCache* spare);
 
   // Feeds tokens [R] at position state.step; fills state.log_probs.
   void Step(DecoderState& state, const int* tokens,
