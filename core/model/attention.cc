@@ -44,23 +44,20 @@ bool HeadOff(const HeadControl& c, size_t h) {
 
 }  // namespace
 
-void PaddedSelfAttention(const float* q, const float* k, const float* v,
-                         size_t stride, size_t len, size_t valid,
-                         const HeadControl& control, float* ctx,
-                         float* scratch) {
-  float* mask = scratch;
-  float* scores = scratch + len;
-  for (size_t j = 0; j < len; ++j) mask[j] = j < valid ? 0.0f : kNegInf;
+void SelfAttention(const float* q, const float* k, const float* v,
+                   size_t stride, size_t len, const HeadControl& control,
+                   float* ctx, float* scratch) {
+  float* scores = scratch;
   const size_t dh = control.head_dim;
   for (size_t h = 0; h < control.heads; ++h) {
     const size_t col = h * dh;
     for (size_t i = 0; i < len; ++i) {
       float* out = ctx + i * stride + col;
       Scores(q + i * stride + col, k + col, stride, len, dh, scores);
-      ops::Softmax(scores, mask, len);
-      if (control.probs != nullptr && i < valid) {
-        std::memcpy(control.probs + (h * valid + i) * valid, scores,
-                    valid * sizeof(float));
+      ops::Softmax(scores, nullptr, len);
+      if (control.probs != nullptr) {
+        std::memcpy(control.probs + (h * len + i) * len, scores,
+                    len * sizeof(float));
       }
       if (HeadOff(control, h)) {
         std::memset(out, 0, dh * sizeof(float));

@@ -4,7 +4,7 @@
 // the output projection are the caller's (see AttentionWeights).
 //
 // Three masking regimes, three entry points:
-//   PaddedSelfAttention  encoder: keys past the sentence's length get -inf
+//   SelfAttention        encoder, one sentence's tokens: no mask
 //   CausalSelfAttention  decoder, whole target: keys after the query get -inf
 //   AttendQuery          one query over a prefix of keys: the decoder's cached
 //                        self-attention at one step, and cross-attention
@@ -61,12 +61,11 @@ struct HeadControl {
                                  // rows of probs (0: the number of keys)
 };
 
-// q, k, v [len, stride] for one sentence of `valid` real tokens padded to
-// len. ctx [len, stride] out. probs: [heads, valid, valid]. scratch [2·len].
-void PaddedSelfAttention(const float* q, const float* k, const float* v,
-                         size_t stride, size_t len, size_t valid,
-                         const HeadControl& control, float* ctx,
-                         float* scratch);
+// q, k, v [len, stride] for one sentence; every query sees every key.
+// ctx [len, stride] out. probs: [heads, len, len]. scratch [len].
+void SelfAttention(const float* q, const float* k, const float* v,
+                   size_t stride, size_t len, const HeadControl& control,
+                   float* ctx, float* scratch);
 
 // q, k, v [len, stride]; query i sees keys 0..i. ctx [len, stride] out.
 // probs: [heads, len, len], exactly 0 above the diagonal. scratch [2·len].

@@ -162,7 +162,7 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
   }
   std::vector<float> x(rows * d), in(rows * d), q(rows * d), k(rows * d),
       v(rows * d), ctx(rows * d), out(rows * d), hidden(rows * c.d_ff),
-      scratch(std::max(2 * S, d));
+      scratch(std::max(S, d));
 
   for (size_t s = 0; s < S; ++s) {
     PositionalEncoding(s, d, scratch.data());  // once for the whole batch
@@ -190,8 +190,8 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
                      run.head_mask.Layer(AttentionKind::kEncoder, l, c.heads);
                  control.probs = keep.Probs(b, l);
                  const size_t off = first[b] * d, len = enc.lengths[b];
-                 PaddedSelfAttention(&q[off], &k[off], &v[off], d, len, len,
-                                     control, &ctx[off], scratch.data());
+                 SelfAttention(&q[off], &k[off], &v[off], d, len, control,
+                               &ctx[off], scratch.data());
                  keep.Block(b, l, layer.self_attn, control.disabled, &q[off],
                             &k[off], &v[off]);
                }
