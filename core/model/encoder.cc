@@ -105,14 +105,24 @@ class EncoderKeeper {
   std::vector<float> scratch_;
 };
 
-// Rows packed one sentence after another (enc's lengths) copied into
-// padded (B, S, width); the rows past each length are left as they were.
+// Where each sentence's first token lies when the batch's tokens are packed
+// one sentence after another: (B + 1), the last entry the packed row count.
+std::vector<size_t> PackedStarts(const EncoderOutput& enc) {
+  std::vector<size_t> first(enc.batch + 1, 0);
+  for (size_t b = 0; b < enc.batch; ++b) {
+    first[b + 1] = first[b] + enc.lengths[b];
+  }
+  return first;
+}
+
+// Packed rows copied into padded (B, S, width); the rows past each length
+// are left as they were.
 void Unpack(const float* packed, const EncoderOutput& enc, float* padded,
             size_t width) {
+  const std::vector<size_t> first = PackedStarts(enc);
   for (size_t b = 0; b < enc.batch; ++b) {
-    const size_t len = enc.lengths[b];
-    std::copy(packed, packed + len * width, padded + b * enc.max_len * width);
-    packed += len * width;
+    std::copy(packed + first[b] * width, packed + first[b + 1] * width,
+              padded + b * enc.max_len * width);
   }
 }
 
@@ -122,7 +132,8 @@ void Model::ProjectCross(const std::vector<float>& packed, EncoderOutput& enc,
                          const RunOptions& run, float* scratch) const {
   const ModelConfig& c = config_;
   const size_t d = c.d_model, S = enc.max_len, B = enc.batch;
-  const size_t rows = packed.size() / d;
+  const std::vector<size_t> first = PackedStarts(enc);
+  const size_t rows = first[B];
   std::vector<float> k(rows * d), v(rows * d);
   enc.cross_k.assign(c.decoder_layers * B * S * d, 0.0f);
   enc.cross_v.assign(c.decoder_layers * B * S * d, 0.0f);
@@ -132,12 +143,10 @@ void Model::ProjectCross(const std::vector<float>& packed, EncoderOutput& enc,
     cross.v.Apply(packed.data(), rows, v.data());
     Unpack(k.data(), enc, &enc.cross_k[l * B * S * d], d);
     Unpack(v.data(), enc, &enc.cross_v[l * B * S * d], d);
-    size_t first = 0;  // sentence b's first packed row
     for (size_t b = 0; b < B && run.capture_value_norms; ++b) {
       const size_t len = enc.lengths[b];
-      HeadValueNorms(cross, c.heads, &v[first * d], len,
+      HeadValueNorms(cross, c.heads, &v[first[b] * d], len,
                      &enc.cross_value_norms[b][l * c.heads * len], scratch);
-      first += len;
     }
   }
 }
@@ -154,12 +163,8 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
   // another, so the batch's longest source does not set every sentence's
   // cost; memory and the cross keys and values are laid out padded.
   const size_t S = enc.max_len;
-  std::vector<size_t> first(enc.batch);  // sentence b's first packed row
-  size_t rows = 0;
-  for (size_t b = 0; b < enc.batch; ++b) {
-    first[b] = rows;
-    rows += enc.lengths[b];
-  }
+  const std::vector<size_t> first = PackedStarts(enc);
+  const size_t rows = first[enc.batch];
   std::vector<float> x(rows * d), in(rows * d), q(rows * d), k(rows * d),
       v(rows * d), ctx(rows * d), out(rows * d), hidden(rows * c.d_ff),
       scratch(std::max(S, d));
