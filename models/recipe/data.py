@@ -1,8 +1,9 @@
 """Training and held-out data from ../shared/data (see its README).
 
 Held out, never trained on: Multi30k val and every test split, every
-Tatoeba test version, newstest2014 and newstest2018-2020, the everyday set
-(models/eval/everyday.*) and the Ding dev slice. Every training
+Tatoeba test version, newstest2014 and newstest2018-2020, WMT's
+generaltest2023 (wmt.py), the everyday set (models/eval/everyday.*) and
+the Ding dev slice. Every training
 pair whose source or target occurs in a held-out set (after whitespace
 normalisation) is removed.
 """
@@ -63,6 +64,8 @@ def held_out_strings():
             seen.update(norm(s) for s in side)
     for side in everyday():
         seen.update(norm(s) for s in side)
+    import wmt
+    seen.update(wmt.held_out())
     seen.discard("")
     return seen
 
@@ -119,6 +122,10 @@ def training_sources(ding_words=30000, repeats=None):
                "anki": (anki(), 2), "news": (news, 1)}
     if os.path.exists("/usr/share/trans/de-en"):
         sources["ding"] = (ding_pairs(ding_words), 1)
+    import ddtp
+    import wmt
+    sources["wmt"] = (wmt.pairs(), 1)
+    sources["ddtp"] = (ddtp.pairs(), 1)
     for name, times in (repeats or {}).items():
         if name not in sources:
             raise ValueError(f"unknown source {name!r}: {sorted(sources)}")
