@@ -17,7 +17,7 @@ endif()
 # trampoline, invoke_*; native ones made the module 19% smaller and decoding
 # 2-9% faster), as JavaScript exceptions in the threaded one, where
 # Emscripten 3.1.6 with -pthread catches nothing under WebAssembly
-# exceptions, not even throw 5 in catch (...) (README, Known quirks).
+# exceptions, not even throw 5 in catch (...) (docs/toolchain-quirks.md).
 if(HEED_WASM_THREADS)
   add_compile_options(-fexceptions)
   add_link_options(-fexceptions)
