@@ -17,7 +17,7 @@ target_include_directories(heed_shared PUBLIC
 target_compile_features(heed_shared INTERFACE cxx_std_17)
 
 # core/translator.h and what it includes.
-foreach(header translator.h error.h decode/options.h model/config.h
+foreach(header translator.h options.h result.h error.h decode/options.h model/config.h
                model/run_options.h text/sentences.h)
   get_filename_component(dir ${header} DIRECTORY)
   install(FILES core/${header}

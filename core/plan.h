@@ -10,9 +10,9 @@
 #include "core/decode/options.h"
 #include "core/model/config.h"
 #include "core/model/run_options.h"
+#include "core/options.h"
 #include "core/text/sentences.h"
 #include "core/text/tokenizer.h"
-#include "core/translator.h"
 
 namespace heed {
 

@@ -45,42 +45,21 @@ bool HeadOff(const HeadControl& c, size_t h) {
 }  // namespace
 
 void SelfAttention(const float* q, const float* k, const float* v,
-                   size_t stride, size_t len, const HeadControl& control,
-                   float* ctx, float* scratch) {
-  float* scores = scratch;
+                   size_t stride, size_t len, Mask mask,
+                   const HeadControl& control, float* ctx, float* scratch) {
+  const bool causal = mask == Mask::kCausal;
+  float* bias = causal ? scratch : nullptr;  // 0 up to the query, then -inf
+  float* scores = causal ? scratch + len : scratch;
   const size_t dh = control.head_dim;
   for (size_t h = 0; h < control.heads; ++h) {
     const size_t col = h * dh;
     for (size_t i = 0; i < len; ++i) {
+      for (size_t j = 0; causal && j < len; ++j) {
+        bias[j] = j <= i ? 0.0f : kNegInf;
+      }
       float* out = ctx + i * stride + col;
       Scores(q + i * stride + col, k + col, stride, len, dh, scores);
-      ops::Softmax(scores, nullptr, len);
-      if (control.probs != nullptr) {
-        std::memcpy(control.probs + (h * len + i) * len, scores,
-                    len * sizeof(float));
-      }
-      if (HeadOff(control, h)) {
-        std::memset(out, 0, dh * sizeof(float));
-      } else {
-        WeightedSum(scores, v + col, stride, len, dh, out);
-      }
-    }
-  }
-}
-
-void CausalSelfAttention(const float* q, const float* k, const float* v,
-                         size_t stride, size_t len, const HeadControl& control,
-                         float* ctx, float* scratch) {
-  float* mask = scratch;
-  float* scores = scratch + len;
-  const size_t dh = control.head_dim;
-  for (size_t h = 0; h < control.heads; ++h) {
-    const size_t col = h * dh;
-    for (size_t i = 0; i < len; ++i) {
-      for (size_t j = 0; j < len; ++j) mask[j] = j <= i ? 0.0f : kNegInf;
-      float* out = ctx + i * stride + col;
-      Scores(q + i * stride + col, k + col, stride, len, dh, scores);
-      ops::Softmax(scores, mask, len);
+      ops::Softmax(scores, bias, len);
       if (control.probs != nullptr) {
         std::memcpy(control.probs + (h * len + i) * len, scores,
                     len * sizeof(float));

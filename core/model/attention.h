@@ -3,11 +3,12 @@
 // [h·head_dim, (h+1)·head_dim) of every row. The projections themselves and
 // the output projection are the caller's (see AttentionWeights).
 //
-// Three masking regimes, three entry points:
-//   SelfAttention        encoder, one sentence's tokens: no mask
-//   CausalSelfAttention  decoder, whole target: keys after the query get -inf
-//   AttendQuery          one query over a prefix of keys: the decoder's cached
-//                        self-attention at one step, and cross-attention
+// Two entry points:
+//   SelfAttention  every query of a sequence over its keys: the encoder (no
+//                  mask) and the decoder's teacher-forced pass (causal: keys
+//                  after the query get -inf)
+//   AttendQuery    one query over a prefix of keys: the decoder's cached
+//                  self-attention at one step, and cross-attention
 #ifndef HEED_CORE_MODEL_ATTENTION_H_
 #define HEED_CORE_MODEL_ATTENTION_H_
 
@@ -61,17 +62,18 @@ struct HeadControl {
                                  // rows of probs (0: the number of keys)
 };
 
-// q, k, v [len, stride] for one sentence; every query sees every key.
-// ctx [len, stride] out. probs: [heads, len, len]. scratch [len].
-void SelfAttention(const float* q, const float* k, const float* v,
-                   size_t stride, size_t len, const HeadControl& control,
-                   float* ctx, float* scratch);
+// Which keys a query of SelfAttention sees.
+enum class Mask {
+  kNone,    // every key (the encoder)
+  kCausal,  // query i sees keys 0..i (the decoder over its whole target)
+};
 
-// q, k, v [len, stride]; query i sees keys 0..i. ctx [len, stride] out.
-// probs: [heads, len, len], exactly 0 above the diagonal. scratch [2·len].
-void CausalSelfAttention(const float* q, const float* k, const float* v,
-                         size_t stride, size_t len, const HeadControl& control,
-                         float* ctx, float* scratch);
+// q, k, v [len, stride] for one sequence. ctx [len, stride] out. probs:
+// [heads, len, len], exactly 0 above the diagonal when causal. scratch
+// [len], or [2·len] when causal.
+void SelfAttention(const float* q, const float* k, const float* v,
+                   size_t stride, size_t len, Mask mask,
+                   const HeadControl& control, float* ctx, float* scratch);
 
 // One query q [d] over keys/values [keys, stride]. ctx [d] out.
 // probs: [heads, keys] with rows probs_head_stride apart. scratch

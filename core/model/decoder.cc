@@ -404,7 +404,8 @@ std::vector<float> Model::ForcedLogProbs(const EncoderOutput& enc, size_t b,
                     float* ctxs) {
       control.disabled = run.head_mask.Layer(AttentionKind::kDecoder, l, H);
       control.probs = keep.Probs(AttentionKind::kDecoder, l);
-      CausalSelfAttention(qs, ks, vs, d, T, control, ctxs, scratch.data());
+      SelfAttention(qs, ks, vs, d, T, Mask::kCausal, control, ctxs,
+                    scratch.data());
       keep.Block(AttentionKind::kDecoder, l, layer.self_attn, control.disabled,
                  qs, ks, vs);
     };

@@ -195,8 +195,8 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
                      run.head_mask.Layer(AttentionKind::kEncoder, l, c.heads);
                  control.probs = keep.Probs(b, l);
                  const size_t off = first[b] * d, len = enc.lengths[b];
-                 SelfAttention(&q[off], &k[off], &v[off], d, len, control,
-                               &ctx[off], scratch.data());
+                 SelfAttention(&q[off], &k[off], &v[off], d, len, Mask::kNone,
+                               control, &ctx[off], scratch.data());
                  keep.Block(b, l, layer.self_attn, control.disabled, &q[off],
                             &k[off], &v[off]);
                }

@@ -1,0 +1,145 @@
+#include "core/assemble.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "core/explain/contributions.h"
+#include "core/explain/rollout.h"
+
+namespace heed {
+namespace {
+
+Translation MakeTranslation(const Hypothesis& h, const Tokenizer& target) {
+  Translation tr;
+  tr.ids = h.tokens;
+  for (int id : h.tokens) tr.pieces.push_back(target.Piece(id));
+  tr.text = target.Decode(h.tokens);
+  tr.score = h.score;
+  tr.log_prob = h.log_prob;
+  tr.token_probs = h.token_probs;
+  tr.entropies = h.entropies;
+  return tr;
+}
+
+// A masked head adds nothing, whatever it attended to: its blocks of
+// (layers, heads, block) contribution maps become 0.
+void ZeroMasked(const HeadMask& mask, AttentionKind kind, size_t layers,
+                size_t heads, size_t block, std::vector<float>* maps) {
+  const uint8_t* flags = mask.Layer(kind, 0, heads);
+  for (size_t lh = 0; flags != nullptr && lh < layers * heads; ++lh) {
+    if (flags[lh] != 0) {
+      std::fill_n(maps->begin() + lh * block, block, 0.0f);
+    }
+  }
+}
+
+// Moves the best hypothesis's attention (and the unit's encoder captures)
+// into the sentence result, with what is derived from them.
+void MoveAttention(const ModelConfig& c, const RunOptions& run,
+                   const Tokenizer& target, EncoderMaps&& maps,
+                   Hypothesis&& best, SentenceResult* sr) {
+  Attention& a = sr->attention;
+  a.encoder_layers = c.encoder_layers;
+  a.decoder_layers = c.decoder_layers;
+  a.heads = c.heads;
+  a.source = sr->source_ids.size();
+  a.target = best.tokens.size();
+  a.encoder = std::move(maps.attention);
+  a.rollout = AttentionRollout(a.encoder, a.encoder_layers, a.heads, a.source);
+  a.decoder = std::move(best.decoder_attention);
+  a.cross = std::move(best.cross_attention);
+  a.sublayer_norms = std::move(best.sublayer_norms);
+  if (!maps.value_norms.empty()) {
+    a.encoder_contributions =
+        NormWeighted(a.encoder, maps.value_norms, a.encoder_layers, a.heads,
+                     a.source, a.source);
+    a.cross_contributions =
+        NormWeighted(a.cross, maps.cross_value_norms, a.decoder_layers, a.heads,
+                     a.target, a.source);
+    a.decoder_contributions =
+        NormWeighted(a.decoder, best.decoder_value_norms, a.decoder_layers,
+                     a.heads, a.target, a.target);
+    const HeadMask& m = run.head_mask;
+    ZeroMasked(m, AttentionKind::kEncoder, a.encoder_layers, a.heads,
+               a.source * a.source, &a.encoder_contributions);
+    ZeroMasked(m, AttentionKind::kDecoder, a.decoder_layers, a.heads,
+               a.target * a.target, &a.decoder_contributions);
+    ZeroMasked(m, AttentionKind::kCross, a.decoder_layers, a.heads,
+               a.target * a.source, &a.cross_contributions);
+    a.encoder_layer_contributions = std::move(maps.layer_contributions);
+    a.decoder_layer_contributions =
+        std::move(maps.replay.self_layer_contributions);
+    a.cross_layer_contributions =
+        std::move(maps.replay.cross_layer_contributions);
+  }
+  if (run.probe.on) {
+    a.query_key = HeadRef{run.probe.kind, run.probe.layer, run.probe.head};
+    a.head_dim = c.head_dim();
+    const bool encoder = run.probe.kind == AttentionKind::kEncoder;
+    a.queries = std::move(encoder ? maps.queries : maps.replay.queries);
+    a.keys = std::move(encoder ? maps.keys : maps.replay.keys);
+  }
+  for (const auto& step : best.alternatives) {
+    std::vector<Alternative> alts;
+    alts.reserve(step.size());
+    for (const Candidate& cand : step) {
+      alts.push_back(
+          Alternative{target.Piece(cand.token), std::exp(cand.log_prob)});
+    }
+    sr->alternatives.push_back(std::move(alts));
+  }
+}
+
+}  // namespace
+
+SentenceResult MakeSentenceResult(const ModelConfig& c, const Tokenizer& source,
+                                  const Tokenizer& target, const Unit& unit,
+                                  NBest&& nbest, EncoderMaps&& maps,
+                                  const RunOptions& run) {
+  SentenceResult sr;
+  sr.source = unit.source;
+  sr.segment = unit.segment;
+  sr.source_ids = unit.ids;
+  for (int id : unit.ids) sr.source_pieces.push_back(source.Piece(id));
+  for (const Hypothesis& h : nbest) {
+    sr.nbest.push_back(MakeTranslation(h, target));
+  }
+  sr.best = sr.nbest.at(0);
+  const Hypothesis& best = nbest[0];
+  if (!best.lens.empty()) {
+    LogitLens& lens = sr.lens;
+    lens.layers = c.decoder_layers;
+    lens.steps = best.tokens.size();
+    lens.k = best.lens.size() / (lens.layers * lens.steps);
+    for (const Candidate& cand : best.lens) {
+      lens.top.push_back(
+          Alternative{target.Piece(cand.token), std::exp(cand.log_prob)});
+    }
+    lens.token_probs = best.lens_token_probs;
+  }
+  if (run.capture_attention) {
+    MoveAttention(c, run, target, std::move(maps), std::move(nbest[0]), &sr);
+  }
+  return sr;
+}
+
+void Reassemble(
+    const std::vector<std::vector<Segment>>& segments,
+    const std::vector<std::vector<std::vector<std::string>>>& translated,
+    std::vector<Result>* results) {
+  for (size_t i = 0; i < segments.size(); ++i) {
+    for (size_t s = 0; s < segments[i].size(); ++s) {
+      if (!segments[i][s].is_sentence) {
+        (*results)[i].text += segments[i][s].text;
+        continue;
+      }
+      const auto& parts = translated[i][s];
+      for (size_t p = 0; p < parts.size(); ++p) {
+        (*results)[i].text += (p ? " " : "") + parts[p];
+      }
+    }
+  }
+}
+
+}  // namespace heed
