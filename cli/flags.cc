@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <sstream>
 
 #include "core/error.h"
+#include "core/option_table.h"
 
 namespace heed::cli {
 namespace {
@@ -54,29 +56,16 @@ HeadRef ToHead(const std::string& name, const std::string& value) {
 
 }  // namespace
 
+// Flags of the CLI's own, beside the translate options of the table.
+constexpr const char* kCliFlags[] = {"--model", "--attention-json", "--out",
+                                     "--query-key", "--simd"};
+
 Flags ParseFlags(const std::vector<std::string>& args) {
-  static const char* kKnown[] = {"--model",
-                                 "--to",
-                                 "--beam",
-                                 "--nbest",
-                                 "--length-penalty",
-                                 "--max-batch",
-                                 "--max-input-bytes",
-                                 "--attention-json",
-                                 "--out",
-                                 "--threads",
-                                 "--no-repeat-ngram-size",
-                                 "--repetition-penalty",
-                                 "--prefix",
-                                 "--logit-lens",
-                                 "--contributions",
-                                 "--query-key",
-                                 "--simd"};
   Flags flags;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& name = args[i];
-    bool known = false;
-    for (const char* k : kKnown) known = known || name == k;
+    bool known = FindOptionByFlag(name) != nullptr;
+    for (const char* k : kCliFlags) known = known || name == k;
     if (!known) throw UsageError("unknown option '" + name + "'");
     if (i + 1 >= args.size()) {
       throw UsageError("option '" + name + "' needs a value");
@@ -86,50 +75,69 @@ Flags ParseFlags(const std::vector<std::string>& args) {
   return flags;
 }
 
+std::string OptionHelp() {
+  const TranslateOptions defaults;
+  std::ostringstream out;
+  for (const OptionSpec& s : OptionTable()) {
+    if (s.flag == nullptr) continue;
+    std::string line = std::string("  ") + s.flag;
+    if (s.kind == OptionKind::kText) {
+      line += " TEXT";
+    } else {
+      line += std::string(" ") + s.range + ", default " +
+              FormatOptionNumber(OptionValue(s, defaults));
+    }
+    out << line << "\n      " << s.help << "\n";
+  }
+  return out.str();
+}
+
+namespace {
+
+// One table option from its flag's text.
+void SetFromFlag(const OptionSpec& s, const std::string& value,
+                 TranslateOptions* options) {
+  if (s.kind == OptionKind::kText) {
+    options->*s.text = value;
+    return;
+  }
+  const double v = s.kind == OptionKind::kReal
+                       ? ToFloat(s.flag, value)
+                       : static_cast<double>(ToSize(s.flag, value));
+  try {
+    SetOptionNumber(s, v, options);
+  } catch (const Error& e) {
+    throw UsageError(std::string("option '") + s.flag + "': " + e.what());
+  }
+}
+
+// The explanations have nowhere to go but the attention JSON.
+void NeedAttentionJson(const Flags& flags, const char* flag, bool used) {
+  if (used && flags.count("--attention-json") == 0) {
+    throw UsageError(std::string(flag) +
+                     " writes into --attention-json: give both");
+  }
+}
+
+}  // namespace
+
 TranslateOptions ReadOptions(const Flags& flags) {
   TranslateOptions options;
-  auto set_size = [&flags](const char* name, size_t* field) {
-    auto it = flags.find(name);
-    if (it != flags.end()) *field = ToSize(name, it->second);
-  };
-  auto set_float = [&flags](const char* name, float* field) {
-    auto it = flags.find(name);
-    if (it != flags.end()) *field = ToFloat(name, it->second);
-  };
-  if (flags.count("--to") != 0) options.to = flags.at("--to");
-  if (flags.count("--prefix") != 0)
-    options.target_prefix = flags.at("--prefix");
+  for (const auto& [name, value] : flags) {
+    if (const OptionSpec* s = FindOptionByFlag(name)) {
+      SetFromFlag(*s, value, &options);
+    }
+  }
   if (flags.count("--attention-json") != 0 &&
       flags.at("--attention-json").empty()) {
     throw UsageError("option '--attention-json' needs a file name");
   }
-  set_size("--beam", &options.beam_size);
-  set_size("--nbest", &options.nbest);
-  set_float("--length-penalty", &options.length_penalty);
-  set_size("--no-repeat-ngram-size", &options.no_repeat_ngram_size);
-  set_size("--logit-lens", &options.logit_lens);
-  size_t contributions = 0;
-  set_size("--contributions", &contributions);
-  if (contributions > 1) {
-    throw UsageError("option '--contributions' is 0 or 1");
-  }
-  options.contributions = contributions == 1;
-  if (options.contributions && flags.count("--attention-json") == 0) {
-    throw UsageError("--contributions writes into --attention-json: give both");
-  }
   if (flags.count("--query-key") != 0) {
-    if (flags.count("--attention-json") == 0) {
-      throw UsageError("--query-key writes into --attention-json: give both");
-    }
     options.query_key = ToHead("--query-key", flags.at("--query-key"));
   }
-  if (options.logit_lens > 0 && flags.count("--attention-json") == 0) {
-    throw UsageError("--logit-lens writes into --attention-json: give both");
-  }
-  set_float("--repetition-penalty", &options.repetition_penalty);
-  set_size("--threads", &options.threads);
-  set_size("--max-batch", &options.max_batch);
-  set_size("--max-input-bytes", &options.max_input_bytes);
+  NeedAttentionJson(flags, "--contributions", options.contributions);
+  NeedAttentionJson(flags, "--query-key", options.query_key.has_value());
+  NeedAttentionJson(flags, "--logit-lens", options.logit_lens > 0);
   try {  // before the model loads: a bad value is a usage error
     Translator::CheckOptions(options);
   } catch (const Error& e) {

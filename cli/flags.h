@@ -23,6 +23,9 @@ using Flags = std::map<std::string, std::string>;
 // UsageError for an unknown flag or one without a value.
 Flags ParseFlags(const std::vector<std::string>& args);
 
+// The translate options' flags, ranges, defaults and meanings, for --help.
+std::string OptionHelp();
+
 // The translate command's options from its flags (unset flags keep the
 // library's defaults), checked; throws UsageError.
 TranslateOptions ReadOptions(const Flags& flags);

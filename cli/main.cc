@@ -40,26 +40,13 @@ using heed::cli::UsageError;
 
 constexpr const char* kUsage =
     "usage:\n"
-    "  heed translate --model FILE [--to LANG] [--beam N] [--nbest N]\n"
-    "                 [--length-penalty A] [--max-batch N] [--threads N]\n"
-    "                 [--no-repeat-ngram-size N] [--repetition-penalty P]\n"
-    "                 [--prefix TEXT] [--logit-lens K] [--contributions 1]\n"
+    "  heed translate --model FILE [--to LANG] [--beam N] [...] \\\n"
     "                 [--query-key KIND:LAYER:HEAD] [--attention-json FILE]\n"
     "      Translates each line of stdin to a line of stdout. With --nbest N\n"
     "      > 1 it writes N lines per input: INDEX ||| TEXT ||| SCORE.\n"
-    "      --threads N decodes N batches at once, one per thread.\n"
-    "      --max-input-bytes N: a longer line is refused (default 1 MiB).\n"
-    "      --no-repeat-ngram-size N: no N-gram occurs twice in a translation\n"
-    "      and no token three times in a row (default 3; 0 is off);\n"
-    "      --repetition-penalty P: tokens already\n"
-    "      produced have their log-probability multiplied by P (default 1,\n"
-    "      off).\n"
-    "      --prefix TEXT: every translation starts with TEXT (each input line\n"
-    "      must then be one sentence). --logit-lens K adds each decoder\n"
-    "      layer's top K pieces per step to the attention JSON;\n"
-    "      --contributions 1 the norm-based contributions; --query-key\n"
-    "      encoder:0:3 the query and key vectors of that head (KIND encoder,\n"
-    "      decoder or cross).\n"
+    "      --attention-json FILE: every sentence's attention (with\n"
+    "      --contributions 1, --logit-lens K and --query-key encoder:0:3,\n"
+    "      KIND encoder, decoder or cross, what they add) as JSON.\n"
     "  Every command takes --simd TARGET: dispatch to that SIMD target and\n"
     "  nothing better (AVX2 on an AVX-512 CPU, say; heed info lists them).\n"
     "  heed info --model FILE\n"
@@ -284,8 +271,14 @@ int main(int argc, char** argv) {
   try {
     if (argc < 2) throw UsageError("no command");
     const std::string command = argv[1];
-    if (command == "--help" || command == "-h" || command == "help") {
-      std::cout << kUsage;
+    bool help = command == "help" || command == "--help" || command == "-h";
+    for (int i = 2; i < argc; i += 2) {  // flag names, not their values
+      help = help || std::string(argv[i]) == "--help" ||
+             std::string(argv[i]) == "-h";
+    }
+    if (help) {
+      std::cout << kUsage << "translate options (the engine's defaults):\n"
+                << heed::cli::OptionHelp();
       return 0;
     }
     const Flags flags =

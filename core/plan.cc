@@ -5,6 +5,7 @@
 
 #include "core/decode/search.h"
 #include "core/error.h"
+#include "core/option_table.h"
 #include "core/text/utf8.h"
 
 namespace heed {
@@ -73,19 +74,8 @@ void AddUnits(size_t text, size_t segment, const std::string& sentence,
 }  // namespace
 
 void CheckLimits(const TranslateOptions& options) {
+  CheckOptionRanges(options);
   CheckOptions(options);
-  if (options.max_sentence_tokens < 3 || options.max_sentence_tokens > 4096) {
-    throw Error("max sentence tokens must be in [3, 4096]");
-  }
-  if (options.max_batch < 1 || options.max_batch > 1024) {
-    throw Error("max batch must be in [1, 1024]");
-  }
-  if (options.threads < 1 || options.threads > 256) {
-    throw Error("threads must be in [1, 256]");
-  }
-  if (options.max_input_bytes < 1 || options.max_input_bytes > (1 << 30)) {
-    throw Error("max input bytes must be in [1, 2^30]");
-  }
 }
 
 // Checks every option, for any input (empty too), before any work.

@@ -55,17 +55,23 @@ expect "the logit lens needs the attention JSON" 2 'give both' -- \
   "$heed" translate --model "$model" --logit-lens 3
 expect "contributions go into the attention JSON" 0 '"contributions"' -- \
   bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --contributions 1 --attention-json '$tmp/c.json' >/dev/null && cat '$tmp/c.json'"
-expect "contributions are 0 or 1" 2 'is 0 or 1' -- \
+expect "contributions are 0 or 1" 2 'contributions must be in \{0, 1\}, not 2' -- \
   "$heed" translate --model "$model" --contributions 2 --attention-json "$tmp/c.json"
 expect "info" 0 'tensors:' -- "$heed" info --model "$model"
 expect "no command" 2 'usage' -- "$heed"
+expect "translate --help lists every option with its range and default" 0 \
+  'length-penalty \[0, 10\], default 2' -- "$heed" translate --help
+expect "a --help after a flag's value is still help" 0 'max-batch \[1, 1024\], default 32' -- \
+  "$heed" translate --model "$model" --help
+expect "a value that reads -h is a value" 2 "unknown option '-h'|needs a value|usage" -- \
+  "$heed" translate --prefix -h --bogus
 expect "unknown option" 2 "unknown option '--bogus'" -- "$heed" translate --bogus 1
 expect "missing model flag" 2 'model is required' -- "$heed" translate
 expect "bad count" 2 "needs a count" -- "$heed" translate --model "$model" --beam x
 expect "empty count" 2 "needs a count" -- "$heed" translate --model "$model" --beam ''
 expect "a signed count" 2 "needs a count, not '\\+4'" -- "$heed" translate --model "$model" --beam +4
 expect "a count with a space" 2 "needs a count" -- "$heed" translate --model "$model" --beam " 4"
-expect "options checked before the model loads" 2 "beam size 0" -- \
+expect "options checked before the model loads" 2 "option '--beam': beam size must be in \\[1, 64\\], not 0" -- \
   "$heed" translate --model "$tmp/none.heed" --beam 0
 expect "empty attention file name" 2 "needs a file name" -- \
   "$heed" translate --model "$model" --attention-json ''

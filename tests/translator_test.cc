@@ -127,7 +127,8 @@ TEST_CASE("a text over max_input_bytes is refused, naming the limit") {
   }
   o.max_input_bytes = 0;
   CHECK_THROWS_WITH(Tiny().Translate("", o),
-                    "max input bytes must be in [1, 2^30]");
+                    "max input bytes must be in [1, 2^30], not 0 "
+                    "(max_input_bytes)");
 }
 
 TEST_CASE("batches on several threads give the one-thread result") {

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/option_table.h"
 #include "core/translator.h"
 
 namespace {
@@ -37,49 +38,38 @@ val ErrorResult(const std::string& message) {
   return r;
 }
 
+// One option of the table (core/option_table.h) from its JavaScript value;
+// numbers pass as doubles so that none wraps on its way in.
+void ReadTableOption(const heed::OptionSpec& spec, const val& v,
+                     heed::TranslateOptions* options) {
+  switch (spec.kind) {
+    case heed::OptionKind::kText:
+      options->*spec.text = v.as<std::string>();
+      break;
+    case heed::OptionKind::kSwitch:
+      heed::SetOptionNumber(spec, v.as<bool>() ? 1 : 0, options);
+      break;
+    default:
+      heed::SetOptionNumber(spec, v.as<double>(), options);
+  }
+}
+
 heed::TranslateOptions ReadOptions(const val& o) {
   heed::TranslateOptions options;
   auto has = [&o](const char* k) {
     return o.hasOwnProperty(k) && !o[k].isUndefined() && !o[k].isNull();
   };
-  if (has("to")) options.to = o["to"].as<std::string>();
-  if (has("beam")) options.beam_size = o["beam"].as<unsigned>();
-  if (has("nbest")) options.nbest = o["nbest"].as<unsigned>();
-  if (has("lengthPenalty"))
-    options.length_penalty = o["lengthPenalty"].as<float>();
-  if (has("noRepeatNgramSize")) {
-    options.no_repeat_ngram_size = o["noRepeatNgramSize"].as<unsigned>();
+  for (const heed::OptionSpec& spec : heed::OptionTable()) {
+    if (spec.js != nullptr && has(spec.js)) {
+      ReadTableOption(spec, o[spec.js], &options);
+    }
   }
-  if (has("repetitionPenalty")) {
-    options.repetition_penalty = o["repetitionPenalty"].as<float>();
-  }
-  if (has("prefix")) options.target_prefix = o["prefix"].as<std::string>();
   if (has("prefixPieces")) {
     const val pieces = o["prefixPieces"];
     const unsigned n = pieces["length"].as<unsigned>();
     for (unsigned i = 0; i < n; ++i) {
       options.target_prefix_pieces.push_back(pieces[i].as<std::string>());
     }
-  }
-  if (has("contributions")) {
-    options.contributions = o["contributions"].as<bool>();
-  }
-  if (has("logitLens")) options.logit_lens = o["logitLens"].as<unsigned>();
-  if (has("confidence")) options.token_confidence = o["confidence"].as<bool>();
-  if (has("attention")) options.attention = o["attention"].as<bool>();
-  if (has("maxBatch")) options.max_batch = o["maxBatch"].as<unsigned>();
-  if (has("maxAttentionBytes")) {
-    const double bytes = o["maxAttentionBytes"].as<double>();
-    if (!(bytes >= 0 && bytes <= 4294967295.0)) {
-      throw heed::Error("maxAttentionBytes must be in [0, 2^32)");
-    }
-    options.max_attention_bytes = static_cast<size_t>(bytes);
-  }
-  if (has("maxInputBytes")) {
-    options.max_input_bytes = o["maxInputBytes"].as<unsigned>();
-  }
-  if (has("maxSentenceTokens")) {
-    options.max_sentence_tokens = o["maxSentenceTokens"].as<unsigned>();
   }
   if (has("queryKey")) {  // {kind: 0|1|2, layer, head}
     const val h = o["queryKey"];
@@ -100,95 +90,103 @@ heed::TranslateOptions ReadOptions(const val& o) {
   return options;
 }
 
+// A hypothesis's text, score and pieces, and its confidence when asked for.
+void SetTranslation(const heed::Translation& t, const char* pieces_key,
+                    val* out) {
+  out->set("text", t.text);
+  out->set("score", t.score);
+  out->set("logProb", t.log_prob);
+  out->set(pieces_key, Strings(t.pieces));
+  if (!t.token_probs.empty()) {
+    out->set("tokenProbabilities", Floats(t.token_probs));
+    out->set("entropies", Floats(t.entropies));
+  }
+}
+
+val Lens(const heed::LogitLens& l) {
+  val lens = val::object();
+  lens.set("layers", l.layers);
+  lens.set("steps", l.steps);
+  lens.set("k", l.k);
+  val pieces = val::array();
+  std::vector<float> probs;
+  for (const heed::Alternative& a : l.top) {
+    pieces.call<void>("push", a.piece);
+    probs.push_back(a.probability);
+  }
+  lens.set("pieces", pieces);
+  lens.set("probabilities", Floats(probs));
+  lens.set("tokenProbabilities", Floats(l.token_probs));
+  return lens;
+}
+
+val QueryKey(const heed::Attention& a) {
+  val qk = val::object();
+  qk.set("kind", static_cast<int>(a.query_key->kind));
+  qk.set("layer", a.query_key->layer);
+  qk.set("head", a.query_key->head);
+  qk.set("headDim", a.head_dim);
+  qk.set("queries", Floats(a.queries));
+  qk.set("keys", Floats(a.keys));
+  return qk;
+}
+
+val AttentionMaps(const heed::Attention& a) {
+  val att = val::object();
+  att.set("encoderLayers", a.encoder_layers);
+  att.set("decoderLayers", a.decoder_layers);
+  att.set("heads", a.heads);
+  att.set("source", a.source);
+  att.set("target", a.target);
+  att.set("encoder", Floats(a.encoder));
+  att.set("decoder", Floats(a.decoder));
+  att.set("cross", Floats(a.cross));
+  att.set("rollout", Floats(a.rollout));
+  if (!a.encoder_contributions.empty()) {
+    att.set("encoderContributions", Floats(a.encoder_contributions));
+    att.set("decoderContributions", Floats(a.decoder_contributions));
+    att.set("crossContributions", Floats(a.cross_contributions));
+    att.set("sublayerNorms", Floats(a.sublayer_norms));
+    att.set("encoderLayerContributions", Floats(a.encoder_layer_contributions));
+    att.set("decoderLayerContributions", Floats(a.decoder_layer_contributions));
+    att.set("crossLayerContributions", Floats(a.cross_layer_contributions));
+  }
+  if (a.query_key) att.set("queryKey", QueryKey(a));
+  return att;
+}
+
+val Alternatives(const std::vector<std::vector<heed::Alternative>>& steps) {
+  val alternatives = val::array();
+  for (const auto& step : steps) {
+    val options = val::array();
+    for (const heed::Alternative& alt : step) {
+      val e = val::object();
+      e.set("piece", alt.piece);
+      e.set("probability", alt.probability);
+      options.call<void>("push", e);
+    }
+    alternatives.call<void>("push", options);
+  }
+  return alternatives;
+}
+
 val Sentence(const heed::SentenceResult& s) {
   val out = val::object();
   out.set("source", s.source);
   out.set("segment", static_cast<double>(s.segment));
   out.set("sourcePieces", Strings(s.source_pieces));
-  out.set("targetPieces", Strings(s.best.pieces));
-  out.set("text", s.best.text);
-  out.set("score", s.best.score);
-  out.set("logProb", s.best.log_prob);
-  if (!s.best.token_probs.empty()) {
-    out.set("tokenProbabilities", Floats(s.best.token_probs));
-    out.set("entropies", Floats(s.best.entropies));
-  }
+  SetTranslation(s.best, "targetPieces", &out);
   val nbest = val::array();
   for (const heed::Translation& t : s.nbest) {
     val e = val::object();
-    e.set("text", t.text);
-    e.set("score", t.score);
-    e.set("logProb", t.log_prob);
-    e.set("pieces", Strings(t.pieces));
-    if (!t.token_probs.empty()) {
-      e.set("tokenProbabilities", Floats(t.token_probs));
-      e.set("entropies", Floats(t.entropies));
-    }
+    SetTranslation(t, "pieces", &e);
     nbest.call<void>("push", e);
   }
   out.set("nbest", nbest);
-  if (s.lens.k > 0) {
-    val lens = val::object();
-    lens.set("layers", s.lens.layers);
-    lens.set("steps", s.lens.steps);
-    lens.set("k", s.lens.k);
-    val pieces = val::array();
-    std::vector<float> probs;
-    for (const heed::Alternative& a : s.lens.top) {
-      pieces.call<void>("push", a.piece);
-      probs.push_back(a.probability);
-    }
-    lens.set("pieces", pieces);
-    lens.set("probabilities", Floats(probs));
-    lens.set("tokenProbabilities", Floats(s.lens.token_probs));
-    out.set("logitLens", lens);
-  }
+  if (s.lens.k > 0) out.set("logitLens", Lens(s.lens));
   if (!s.attention.encoder.empty()) {
-    const heed::Attention& a = s.attention;
-    val att = val::object();
-    att.set("encoderLayers", a.encoder_layers);
-    att.set("decoderLayers", a.decoder_layers);
-    att.set("heads", a.heads);
-    att.set("source", a.source);
-    att.set("target", a.target);
-    att.set("encoder", Floats(a.encoder));
-    att.set("decoder", Floats(a.decoder));
-    att.set("cross", Floats(a.cross));
-    att.set("rollout", Floats(a.rollout));
-    if (!a.encoder_contributions.empty()) {
-      att.set("encoderContributions", Floats(a.encoder_contributions));
-      att.set("decoderContributions", Floats(a.decoder_contributions));
-      att.set("crossContributions", Floats(a.cross_contributions));
-      att.set("sublayerNorms", Floats(a.sublayer_norms));
-      att.set("encoderLayerContributions",
-              Floats(a.encoder_layer_contributions));
-      att.set("decoderLayerContributions",
-              Floats(a.decoder_layer_contributions));
-      att.set("crossLayerContributions", Floats(a.cross_layer_contributions));
-    }
-    if (a.query_key) {
-      val qk = val::object();
-      qk.set("kind", static_cast<int>(a.query_key->kind));
-      qk.set("layer", a.query_key->layer);
-      qk.set("head", a.query_key->head);
-      qk.set("headDim", a.head_dim);
-      qk.set("queries", Floats(a.queries));
-      qk.set("keys", Floats(a.keys));
-      att.set("queryKey", qk);
-    }
-    out.set("attention", att);
-    val alternatives = val::array();
-    for (const auto& step : s.alternatives) {
-      val options = val::array();
-      for (const heed::Alternative& alt : step) {
-        val e = val::object();
-        e.set("piece", alt.piece);
-        e.set("probability", alt.probability);
-        options.call<void>("push", e);
-      }
-      alternatives.call<void>("push", options);
-    }
-    out.set("alternatives", alternatives);
+    out.set("attention", AttentionMaps(s.attention));
+    out.set("alternatives", Alternatives(s.alternatives));
   }
   return out;
 }
@@ -222,6 +220,30 @@ std::function<bool()> PollFrom(const val& cancelled) {
 
 // The wasm heap's size in bytes (HEAPU8.length can be stale in the calling
 // thread when another thread grew the memory).
+// The options table as JavaScript sees it (tests check wasm/options.js and
+// heed.d.ts against it): [{name, kind, min, max, aboveMin, default}].
+val OptionTable() {
+  static const char* const kKinds[] = {"count", "real", "switch", "text"};
+  const heed::TranslateOptions defaults;
+  val out = val::array();
+  for (const heed::OptionSpec& spec : heed::OptionTable()) {
+    if (spec.js == nullptr) continue;
+    val e = val::object();
+    e.set("name", std::string(spec.js));
+    e.set("kind", std::string(kKinds[static_cast<int>(spec.kind)]));
+    e.set("min", spec.min);
+    e.set("max", spec.max);
+    e.set("aboveMin", spec.above_min);
+    if (spec.kind == heed::OptionKind::kText) {
+      e.set("default", defaults.*spec.text);
+    } else {
+      e.set("default", heed::OptionValue(spec, defaults));
+    }
+    out.call<void>("push", e);
+  }
+  return out;
+}
+
 double HeapBytes() { return static_cast<double>(emscripten_get_heap_size()); }
 
 class Engine {
@@ -323,6 +345,7 @@ class Engine {
 EMSCRIPTEN_BINDINGS(heed) {
   emscripten::function("splitSentences", &SplitSentences);
   emscripten::function("heapBytes", &HeapBytes);
+  emscripten::function("optionTable", &OptionTable);
   emscripten::class_<Engine>("Engine")
       .class_function("load", &Engine::Load)
       .function("translate", &Engine::Translate)

@@ -3,18 +3,44 @@
 
 const KINDS = { encoder: 0, decoder: 1, cross: 2 };
 
-// Every number option's range; WHOLE ones must be integers.
-const WHOLE = { beam: [1, 64], nbest: [1, 64], maxBatch: [1, 1024], logitLens: [0, 100],
-                maxSentenceTokens: [3, 4096], noRepeatNgramSize: [0, 1000],
-                maxAttentionBytes: [0, 2 ** 32 - 1], maxInputBytes: [1, 2 ** 30] };
-const REAL = { lengthPenalty: [0, 10], repetitionPenalty: [Number.MIN_VALUE, 10] };
+// The engine's table of named options (core/option_table.cc), as checked
+// here before anything crosses to the engine; tests/wasm/options.test.mjs
+// holds this copy to the engine's own (optionTable()). Counts are whole.
+export const OPTIONS = {
+  to: { kind: "text" },
+  beam: { kind: "count", min: 1, max: 64 },
+  nbest: { kind: "count", min: 1, max: 64 },
+  lengthPenalty: { kind: "real", min: 0, max: 10 },
+  noRepeatNgramSize: { kind: "count", min: 0, max: 1000 },
+  repetitionPenalty: { kind: "real", min: 0, max: 10, aboveMin: true },
+  prefix: { kind: "text" },
+  attention: { kind: "switch" },
+  contributions: { kind: "switch" },
+  confidence: { kind: "switch" },
+  logitLens: { kind: "count", min: 0, max: 100 },
+  maxSentenceTokens: { kind: "count", min: 3, max: 4096 },
+  maxBatch: { kind: "count", min: 1, max: 1024 },
+  maxInputBytes: { kind: "count", min: 1, max: 2 ** 30 },
+  maxAttentionBytes: { kind: "count", min: 0, max: 2 ** 32 - 1 },
+};
+// Options with structure, read by the bindings themselves.
+const STRUCTURED = ["maskHeads", "queryKey", "prefixPieces"];
 
-function checkNumber(name, v, [lo, hi], whole) {
+function checkNumber(name, v, { min, max, aboveMin = false }, whole) {
   const ok = typeof v === "number" && (whole ? Number.isInteger(v) : Number.isFinite(v));
-  if (!ok || v < lo || v > hi) {
+  if (!ok || (aboveMin ? v <= min : v < min) || v > max) {
     const what = whole ? "a whole number" : "a number";
-    throw new RangeError(`heed: option ${name} must be ${what} in [${lo}, ${hi}], not ${String(v)}`);
+    const range = `${aboveMin ? "(" : "["}${min}, ${max}]`;
+    throw new RangeError(`heed: option ${name} must be ${what} in ${range}, not ${String(v)}`);
   }
+}
+
+function checkNamed(name, v) {
+  const spec = OPTIONS[name];
+  if (spec.kind === "count" || spec.kind === "real") checkNumber(name, v, spec, spec.kind === "count");
+  else if (spec.kind === "switch" && typeof v !== "boolean") throw new TypeError(`heed: option ${name} must be true or false`);
+  else if (name === "to" && typeof v !== "string") throw new TypeError("heed: option to must be a language code string");
+  else if (spec.kind === "text") checkText(v, name);
 }
 
 // The options as the engine takes them: checked, maskHeads kinds as numbers.
@@ -24,20 +50,14 @@ export function checkOptions(options) {
   const out = {};
   for (const [name, v] of Object.entries(options)) {
     if (v === undefined) continue;
-    if (name in WHOLE) checkNumber(name, v, WHOLE[name], true);
-    else if (name in REAL) checkNumber(name, v, REAL[name], false);
-    else if (name === "to" && typeof v !== "string") throw new TypeError("heed: option to must be a language code string");
-    else if (name === "prefix") checkText(v, "prefix");
+    if (name in OPTIONS) checkNamed(name, v);
     else if (name === "prefixPieces") {
       if (!Array.isArray(v) || !v.every((p) => typeof p === "string")) {
         throw new TypeError("heed: option prefixPieces must be an array of target pieces (strings)");
       }
       v.forEach((p) => checkText(p, "prefixPieces"));
-    }
-    else if (["attention", "confidence", "contributions"].includes(name) && typeof v !== "boolean") {
-      throw new TypeError(`heed: option ${name} must be true or false`);
-    } else if (!KNOWN.includes(name)) {
-      throw new TypeError(`heed: unknown option '${name}' (known: ${KNOWN.join(", ")}, ${[...Object.keys(WHOLE), ...Object.keys(REAL)].join(", ")})`);
+    } else if (!STRUCTURED.includes(name)) {
+      throw new TypeError(`heed: unknown option '${name}' (known: ${[...Object.keys(OPTIONS), ...STRUCTURED].join(", ")})`);
     }
     out[name] = v;
   }
@@ -45,8 +65,6 @@ export function checkOptions(options) {
   if (options.queryKey !== undefined) out.queryKey = checkHead(options.queryKey, "queryKey");
   return out;
 }
-
-const KNOWN = ["to", "attention", "confidence", "contributions", "maskHeads", "queryKey", "prefix", "prefixPieces"];
 
 function checkHeads(heads) {
   if (!Array.isArray(heads)) throw new TypeError("heed: maskHeads must be an array of { kind, layer, head }");
@@ -58,8 +76,8 @@ function checkHeads(heads) {
 function checkHead(h, name) {
   const kind = typeof h?.kind === "string" ? KINDS[h.kind] : h?.kind;
   if (![0, 1, 2].includes(kind)) throw new TypeError(`heed: ${name} kind must be encoder, decoder or cross`);
-  checkNumber(`${name} layer`, h.layer, [0, 4096], true);
-  checkNumber(`${name} head`, h.head, [0, 4096], true);
+  checkNumber(`${name} layer`, h.layer, { min: 0, max: 4096 }, true);
+  checkNumber(`${name} head`, h.head, { min: 0, max: 4096 }, true);
   return { kind, layer: h.layer, head: h.head };
 }
 

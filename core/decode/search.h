@@ -25,7 +25,9 @@ std::vector<NBest> BeamSearch(const Model& model, const EncoderOutput& enc,
                               const RunOptions& run,
                               SpareCache* spare = nullptr);
 
-// Throws heed::Error when an option is out of range.
+// Throws heed::Error unless 1 <= nbest <= beam_size and the forced prefix
+// is at most 100000 tokens: what the search relies on. The ranges of every
+// option are checked before, by the translator (core/option_table.h).
 void CheckOptions(const DecodingOptions& options);
 
 // Greedy when beam_size == 1, beam search otherwise. Throws heed::Error on
