@@ -1,7 +1,7 @@
 // heed's page: loads the engine and the model (in a Web Worker), translates
 // a text in one request whose sentences arrive batch by batch, and hands
 // each translation to the attention explorer. User text is only ever set as text, never HTML.
-import { createTranslator } from "./lib/heed.js";
+import { createTranslator } from "heed";  // wasm/, mapped in index.html
 import { createExplorer } from "./inside.js";
 import { readHash, writeHash } from "./share.js";
 

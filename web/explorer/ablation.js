@@ -4,43 +4,45 @@ import { KIND_NAMES, heads, layers, pick } from "../views/attention.js";
 import { markDiff } from "../views/diff.js";
 import { drawHeatmap } from "../views/heatmap.js";
 
+// One layer's row of head checkboxes and its "all" button; `masked` holds
+// the "kind/layer/head" keys switched off.
+function layerRow(masked, kind, l, nh) {
+  const row = document.createElement("div");
+  row.className = "row";
+  row.append(Object.assign(document.createElement("span"), { textContent: `layer ${l + 1}` }));
+  const boxes = Array.from({ length: nh }, (_, h) => {
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.dataset.key = `${kind}/${l}/${h}`;
+    box.checked = masked.has(box.dataset.key);
+    box.title = `switch off ${KIND_NAMES[kind]} layer ${l + 1} head ${h + 1}`;
+    box.addEventListener("change", () => {
+      if (box.checked) masked.add(box.dataset.key);
+      else masked.delete(box.dataset.key);
+    });
+    return box;
+  });
+  const all = document.createElement("button");
+  all.type = "button";
+  all.textContent = "all";
+  all.title = `switch off every head of ${KIND_NAMES[kind]} layer ${l + 1}`;
+  all.dataset.layerKey = `${kind}/${l}`;
+  all.addEventListener("click", () => {
+    const on = !boxes.every((b) => b.checked);
+    for (const b of boxes) {
+      b.checked = on;
+      b.dispatchEvent(new Event("change"));
+    }
+  });
+  row.append(...boxes, all);
+  return row;
+}
+
 export function mount(root, ctx) {
   const masked = new Set();  // "kind/layer/head" switched off
   const result = root.querySelector("#ablation-result");
   const canvas = root.querySelector("#canvas-ablation");
   let current = null;  // the selection last drawn
-
-  function layerRow(kind, l, nh) {
-    const row = document.createElement("div");
-    row.className = "row";
-    row.append(Object.assign(document.createElement("span"), { textContent: `layer ${l + 1}` }));
-    const boxes = Array.from({ length: nh }, (_, h) => {
-      const box = document.createElement("input");
-      box.type = "checkbox";
-      box.dataset.key = `${kind}/${l}/${h}`;
-      box.checked = masked.has(box.dataset.key);
-      box.title = `switch off ${KIND_NAMES[kind]} layer ${l + 1} head ${h + 1}`;
-      box.addEventListener("change", () => {
-        if (box.checked) masked.add(box.dataset.key);
-        else masked.delete(box.dataset.key);
-      });
-      return box;
-    });
-    const all = document.createElement("button");
-    all.type = "button";
-    all.textContent = "all";
-    all.title = `switch off every head of ${KIND_NAMES[kind]} layer ${l + 1}`;
-    all.dataset.layerKey = `${kind}/${l}`;
-    all.addEventListener("click", () => {
-      const on = !boxes.every((b) => b.checked);
-      for (const b of boxes) {
-        b.checked = on;
-        b.dispatchEvent(new Event("change"));
-      }
-    });
-    row.append(...boxes, all);
-    return row;
-  }
 
   async function ablate() {
     const s = current.sentence;
@@ -84,7 +86,7 @@ export function mount(root, ctx) {
       root.querySelector("#ablation-grid").replaceChildren(...["encoder", "decoder", "cross"].map((kind) => {
         const fs = document.createElement("fieldset");
         fs.append(Object.assign(document.createElement("legend"), { textContent: KIND_NAMES[kind] }));
-        for (let l = 0; l < layers(a, kind); ++l) fs.append(layerRow(kind, l, nh));
+        for (let l = 0; l < layers(a, kind); ++l) fs.append(layerRow(masked, kind, l, nh));
         return fs;
       }));
       markDiff(root.querySelector("#ablation-original"), sel.sentence.text, sel.sentence.score, null);

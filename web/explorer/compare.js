@@ -6,6 +6,28 @@
 import { KIND_NAMES, labels, layers, pick, shape } from "../views/attention.js";
 import { drawHeatmap } from "../views/heatmap.js";
 
+// One map of sentence s (weights or contributions, `maps`) at layer l.
+function draw(canvas, s, maps, kind, l, head, width) {
+  const [rows, cols] = shape(s.attention, kind);
+  const { rows: rowLabels, cols: colLabels } = labels(s, kind);
+  const m = pick(maps, kind, Math.min(l, layers(s.attention, kind) - 1), head);
+  drawHeatmap(canvas, m, rows, cols, { rowLabels, colLabels, causal: kind === "decoder", width });
+  return { m, rows, cols, rowLabels, colLabels };
+}
+
+// |left − right| drawn on `canvas`; says where the largest change is.
+function drawDifference(canvas, left, right, kind, width) {
+  const diff = left.m.map((v, i) => Math.abs(v - right.m[i]));
+  drawHeatmap(canvas, diff, left.rows, left.cols,
+    { rowLabels: left.rowLabels, colLabels: left.colLabels, causal: kind === "decoder", width });
+  let at = 0;
+  diff.forEach((v, i) => { if (v > diff[at]) at = i; });
+  const r = Math.floor(at / left.cols), c = at % left.cols;
+  return `The largest change: row "${left.rowLabels[r]}" / "${right.rowLabels[r]}", ` +
+    `column "${left.colLabels[c]}" / "${right.colLabels[c]}", ${(100 * left.m[at]).toFixed(0)}% → ` +
+    `${(100 * right.m[at]).toFixed(0)}%.`;
+}
+
 export function mount(root, ctx) {
   const q = (id) => root.querySelector(`#${id}`);
   const runs = new Map();  // "options + text" -> the other sentence's result
@@ -39,14 +61,6 @@ export function mount(root, ctx) {
     return s.explained;
   }
 
-  function draw(canvas, s, maps, kind, l, head, width) {
-    const [rows, cols] = shape(s.attention, kind);
-    const { rows: rowLabels, cols: colLabels } = labels(s, kind);
-    const m = pick(maps, kind, Math.min(l, layers(s.attention, kind) - 1), head);
-    drawHeatmap(canvas, m, rows, cols, { rowLabels, colLabels, causal: kind === "decoder", width });
-    return { m, rows, cols, rowLabels, colLabels };
-  }
-
   return {
     async render(sel) {
       const text = q("compare-text").value.trim();
@@ -76,15 +90,7 @@ export function mount(root, ctx) {
         return;
       }
       diffFigure.hidden = false;
-      const diff = left.m.map((v, i) => Math.abs(v - right.m[i]));
-      drawHeatmap(q("canvas-compare-diff"), diff, left.rows, left.cols,
-        { rowLabels: left.rowLabels, colLabels: left.colLabels, causal: kind === "decoder", width: w });
-      let at = 0;
-      diff.forEach((v, i) => { if (v > diff[at]) at = i; });
-      const r = Math.floor(at / left.cols), c = at % left.cols;
-      note.textContent = `${what}. The largest change: row "${left.rowLabels[r]}" / "${right.rowLabels[r]}", ` +
-        `column "${left.colLabels[c]}" / "${right.colLabels[c]}", ${(100 * left.m[at]).toFixed(0)}% → ` +
-        `${(100 * right.m[at]).toFixed(0)}%.`;
+      note.textContent = `${what}. ${drawDifference(q("canvas-compare-diff"), left, right, kind, w)}`;
     },
   };
 }
