@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import data  # noqa: E402
 import score  # noqa: E402
+import wmt  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -31,7 +32,28 @@ SETS = [
      lambda: data.testset("deu-eng/tatoeba-test-v2021-08-07")),
     ("newstest2014", lambda: data.testset("deu-eng/newstest2014")),
     ("everyday", lambda: data.everyday()),
+    # Paragraphs (WMT 2023, held out from training), one test per direction:
+    # {target language: (sources, references)}, human reference A.
+    ("generaltest2023", lambda: {"en": wmt.test_reference("de-en"),
+                                 "de": wmt.test_reference("en-de")}),
 ]
+
+
+def repeats_bigram(text, times=3):
+    """Whether some word 2-gram occurs `times` times or more in text."""
+    words = text.split()
+    seen = {}
+    for pair in zip(words, words[1:]):
+        seen[pair] = seen.get(pair, 0) + 1
+        if seen[pair] >= times:
+            return True
+    return False
+
+
+def new_repeats(sources, outputs):
+    """Outputs that repeat a 2-gram three times where the source does not."""
+    return sum(1 for s, o in zip(sources, outputs)
+               if repeats_bigram(o) and not repeats_bigram(s))
 
 
 def translate(heed, model, lines, to, beam, extra_flags=()):
@@ -91,10 +113,15 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     jobs = []
     for name, load in SETS:
-        en, de = load()
-        if args.limit:
-            en, de = en[:args.limit], de[:args.limit]
-        for src, ref, to in ((de, en, "en"), (en, de, "de")):
+        loaded = load()
+        if isinstance(loaded, dict):
+            pairs = [(*loaded[to], to) for to in ("en", "de")]
+        else:
+            en, de = loaded
+            pairs = [(de, en, "en"), (en, de, "de")]
+        for src, ref, to in pairs:
+            if args.limit:
+                src, ref = src[:args.limit], ref[:args.limit]
             for beam in map(int, args.beams.split(",")):
                 jobs.append((name, src, ref, to, beam))
 
@@ -105,6 +132,7 @@ def main():
              "beam": beam, "lines": len(src),
              "bleu": round(score.bleu(hyp, ref)["score"], 2),
              "chrf": round(score.chrf(hyp, ref), 2),
+             "new_bigram_repeats": new_repeats(src, hyp),
              "seconds": round(seconds, 1)}
         print(json.dumps(r), flush=True)
         if name == "everyday" and beam == 4:
