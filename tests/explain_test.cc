@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/decode/search.h"
@@ -17,6 +18,20 @@
 
 namespace heed {
 namespace {
+
+// A tiny model's fixture (tests/reference/): the model, its inputs and
+// PyTorch's contributions for them.
+struct ContributionFixture {
+  explicit ContributionFixture(const std::string& name)
+      : gold(test::ReadJson(test::Fixture(name + "_contributions.json"))),
+        inputs(test::ReadJson(test::Fixture(name + ".json"))),
+        model(Model::Load(ModelFile::Open(test::Fixture(name + ".heed")))),
+        sources(inputs["sources"].get<std::vector<std::vector<int>>>()) {}
+  nlohmann::json gold;    // make_contributions.py's goldens, per sentence
+  nlohmann::json inputs;  // make_fixtures.py's sources, texts, languages
+  Model model;
+  std::vector<std::vector<int>> sources;  // encoder inputs, per sentence
+};
 
 TEST_CASE("attention rollout: a hand-worked example") {
   // Two layers, two heads, two tokens; worked in the comment of each value.
@@ -61,15 +76,14 @@ TEST_CASE("the translator's rollout: one per encoder layer, rows sum to 1") {
 TEST_CASE("value norms and contributions match PyTorch") {
   for (const std::string name : {"tiny_postnorm", "tiny_prenorm"}) {
     INFO("model ", name);
-    const nlohmann::json gold =
-        test::ReadJson(test::Fixture(name + "_contributions.json"));
-    const nlohmann::json g = test::ReadJson(test::Fixture(name + ".json"));
-    const Model model =
-        Model::Load(ModelFile::Open(test::Fixture(name + ".heed")));
+    const ContributionFixture fx(name);
+    const nlohmann::json& gold = fx.gold;
+    const nlohmann::json& g = fx.inputs;
+    const Model& model = fx.model;
     const ModelConfig& c = model.config();
     RunOptions run;
     run.capture_value_norms = true;
-    const auto sources = g["sources"].get<std::vector<std::vector<int>>>();
+    const auto& sources = fx.sources;
     const EncoderOutput enc = model.Encode(sources, run);
     const Translator t = Translator::FromFile(test::Fixture(name + ".heed"));
     for (size_t b = 0; b < sources.size(); ++b) {
@@ -126,13 +140,11 @@ TEST_CASE(
     "sublayer and self-attention value norms of the decoder match PyTorch") {
   for (const std::string name : {"tiny_postnorm", "tiny_prenorm"}) {
     INFO("model ", name);
-    const nlohmann::json gold =
-        test::ReadJson(test::Fixture(name + "_contributions.json"));
-    const nlohmann::json g = test::ReadJson(test::Fixture(name + ".json"));
-    const Model model =
-        Model::Load(ModelFile::Open(test::Fixture(name + ".heed")));
+    const ContributionFixture fx(name);
+    const nlohmann::json& gold = fx.gold;
+    const Model& model = fx.model;
     const size_t L = model.config().decoder_layers;
-    const auto sources = g["sources"].get<std::vector<std::vector<int>>>();
+    const auto& sources = fx.sources;
     RunOptions run;
     run.capture_sublayer_norms = true;
     run.capture_value_norms = true;
@@ -195,14 +207,12 @@ double WorstRelative(const nlohmann::json& want, const float* got) {
 TEST_CASE("layer-summed contributions and query/key vectors match PyTorch") {
   for (const std::string name : {"tiny_postnorm", "tiny_prenorm"}) {
     INFO("model ", name);
-    const nlohmann::json gold =
-        test::ReadJson(test::Fixture(name + "_contributions.json"));
-    const nlohmann::json g = test::ReadJson(test::Fixture(name + ".json"));
-    const Model model =
-        Model::Load(ModelFile::Open(test::Fixture(name + ".heed")));
+    const ContributionFixture fx(name);
+    const nlohmann::json& gold = fx.gold;
+    const Model& model = fx.model;
     const ModelConfig& c = model.config();
     const size_t H = c.heads, dh = c.head_dim(), d = c.d_model;
-    const auto sources = g["sources"].get<std::vector<std::vector<int>>>();
+    const auto& sources = fx.sources;
     RunOptions run;
     run.capture_attention = true;
     run.capture_value_norms = true;
@@ -234,14 +244,14 @@ TEST_CASE("layer-summed contributions and query/key vectors match PyTorch") {
             probe.probe = {true, static_cast<AttentionKind>(kind), l, h};
             std::vector<float> q, k;
             if (kind == 0) {
-              const EncoderOutput e = model.Encode({sources[b]}, probe);
-              q = e.queries[0];
-              k = e.keys[0];
+              EncoderOutput e = model.Encode({sources[b]}, probe);
+              q = std::move(e.queries[0]);
+              k = std::move(e.keys[0]);
             } else {
               ForcedCaptures f;
               model.ForcedLogProbs(enc, b, inputs, probe, &f);
-              q = f.queries;
-              k = f.keys;
+              q = std::move(f.queries);
+              k = std::move(f.keys);
             }
             const auto& wq = want["queries"][kinds[kind]][l];
             const auto& wk = want["keys"][kinds[kind]][l];
