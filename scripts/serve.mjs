@@ -34,8 +34,22 @@ function fileFor(path) {
   return join(root, path);
 }
 
+// The request's path, or null when it is not a valid URL (bad percent
+// encoding): such a request gets a 400 and the server keeps serving.
+function requestPath(url) {
+  try {
+    return normalize(decodeURIComponent(new URL(url, "http://x").pathname));
+  } catch {
+    return null;
+  }
+}
+
 const server = createServer((req, res) => {
-  const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
+  const path = requestPath(req.url);
+  if (path === null) {
+    res.writeHead(400).end();
+    return;
+  }
   let file = fileFor(path);
   if (!file.startsWith(root)) {
     res.writeHead(403).end();

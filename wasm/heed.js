@@ -11,7 +11,7 @@
 
 import { defaultThreads, loadEngine, readModel, toUrl } from "./load.js";
 import { isNode } from "./node.js";
-import { checkCallback, checkOptions, checkText } from "./options.js";
+import { checkOptions, checkText, readCallOptions } from "./options.js";
 import { createWorkerTranslator } from "./remote.js";
 import { abortError, guardCallback, makeQueue } from "./requests.js";
 import { prepareSentence, summarise } from "./result.js";
@@ -32,6 +32,9 @@ export async function createTranslator({ model, onProgress, worker, wasmUrl, wor
   return useWorker ? createWorkerTranslator(model, onProgress, where)
     : createLocalTranslator(model, onProgress, where);
 }
+
+// The engine's limit (Translator::PositionalEncoding).
+const MAX_POSITIONS = 4096;
 
 async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
   let [{ engine: engineModule, threads: running }, bytes] =
@@ -60,10 +63,15 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
 
   return {
     translate(text, options = {}) {
-      const { signal, onSentence, ...rest } = options ?? {};
+      let call;
+      try {
+        call = readCallOptions(options);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      const { signal, onSentence, rest } = call;
       return queue(signal, () => {
         live();
-        checkCallback(onSentence);
         checkText(text);
         const guard = onSentence && guardCallback(onSentence);
         const each = guard && ((s) => guard.each(prepareSentence(s)));
@@ -80,8 +88,8 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
     },
     async positionalEncoding(positions) {
       live();
-      if (!Number.isInteger(positions) || positions < 0) {
-        throw new Error("heed: positions must be a whole number ≥ 0");
+      if (!Number.isInteger(positions) || positions < 0 || positions > MAX_POSITIONS) {
+        throw new RangeError(`heed: positions must be a whole number in [0, ${MAX_POSITIONS}]`);
       }
       const r = use((e) => e.positional(positions));
       if (r.error !== undefined) throw new Error(`heed: ${r.error}`);

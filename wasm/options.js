@@ -26,9 +26,12 @@ export const OPTIONS = {
 // Options with structure, read by the bindings themselves.
 const STRUCTURED = ["maskHeads", "queryKey", "prefixPieces"];
 
+// Reals cross to the engine as 32-bit floats: the range holds for the
+// float the engine will see (Number.MIN_VALUE is 0 there).
 function checkNumber(name, v, { min, max, aboveMin = false }, whole) {
   const ok = typeof v === "number" && (whole ? Number.isInteger(v) : Number.isFinite(v));
-  if (!ok || (aboveMin ? v <= min : v < min) || v > max) {
+  const seen = ok && !whole ? Math.fround(v) : v;
+  if (!ok || (aboveMin ? seen <= min : seen < min) || seen > max) {
     const what = whole ? "a whole number" : "a number";
     const range = `${aboveMin ? "(" : "["}${min}, ${max}]`;
     throw new RangeError(`heed: option ${name} must be ${what} in ${range}, not ${String(v)}`);
@@ -43,6 +46,20 @@ function checkNamed(name, v) {
   else if (spec.kind === "text") checkText(v, name);
 }
 
+// A call's options read once, own properties only (a getter or Proxy that
+// throws throws here, inside the caller's promise): the request's signal
+// and onSentence, and the rest for checkOptions.
+export function readCallOptions(options) {
+  if (options === null || options === undefined) return { rest: {} };
+  if (typeof options !== "object") throw new TypeError("heed: options must be an object");
+  const { signal, onSentence, ...rest } = Object.fromEntries(Object.entries(options));
+  checkCallback(onSentence);
+  if (signal !== undefined && (typeof signal !== "object" || signal === null || typeof signal.aborted !== "boolean")) {
+    throw new TypeError("heed: option signal must be an AbortSignal");
+  }
+  return { signal, onSentence, rest };
+}
+
 // The options as the engine takes them: checked, maskHeads kinds as numbers.
 export function checkOptions(options) {
   if (options === null || options === undefined) return { maskHeads: [] };
@@ -50,12 +67,14 @@ export function checkOptions(options) {
   const out = {};
   for (const [name, v] of Object.entries(options)) {
     if (v === undefined) continue;
-    if (name in OPTIONS) checkNamed(name, v);
+    if (Object.hasOwn(OPTIONS, name)) checkNamed(name, v);
     else if (name === "prefixPieces") {
-      if (!Array.isArray(v) || !v.every((p) => typeof p === "string")) {
+      // Index by index: every() and forEach() skip the holes of a sparse array.
+      const pieces = Array.isArray(v) ? Array.from(v) : null;
+      if (!pieces || pieces.some((p) => typeof p !== "string")) {
         throw new TypeError("heed: option prefixPieces must be an array of target pieces (strings)");
       }
-      v.forEach((p) => checkText(p, "prefixPieces"));
+      pieces.forEach((p) => checkText(p, "prefixPieces"));
     } else if (!STRUCTURED.includes(name)) {
       throw new TypeError(`heed: unknown option '${name}' (known: ${[...Object.keys(OPTIONS), ...STRUCTURED].join(", ")})`);
     }

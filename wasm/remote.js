@@ -3,7 +3,7 @@
 // and their replies are matched back; a running request is stopped through
 // shared memory, or where memory cannot be shared by restarting the worker.
 import { canShareMemory, isNode, nodeImport } from "./node.js";
-import { checkCallback } from "./options.js";
+import { checkOptions, checkText, readCallOptions } from "./options.js";
 import { abortError, guardCallback, makeQueue } from "./requests.js";
 import { summarise } from "./result.js";
 
@@ -78,8 +78,18 @@ class Connection {
       const id = this.#next++;
       this.#pending.set(id, { resolve, reject, onSentence });
       if (isNode && this.#pending.size === 1) this.#worker.ref();
-      this.#worker.postMessage({ id, op, args }, transfer);
+      try {
+        this.#worker.postMessage({ id, op, args }, transfer);
+      } catch (e) {  // arguments that cannot be cloned: nothing stays pending
+        this.#settle(id);
+        reject(e);
+      }
     });
+  }
+
+  #settle(id) {
+    this.#pending.delete(id);
+    if (isNode && this.#pending.size === 0) this.#worker?.unref();
   }
 
   // Ends the worker (and what it was doing); a new one loads the model
@@ -105,10 +115,15 @@ class Connection {
   #receive(data) {
     const p = this.#pending.get(data.id);
     if (!p) return;
-    if (data.progress) return this.#onProgress?.(data.progress);
+    if (data.progress) {
+      try {
+        return this.#onProgress?.(data.progress);
+      } catch (e) {  // the caller's onProgress threw: loading fails with it
+        return this.end(e);
+      }
+    }
     if (data.sentence) return p.onSentence(data.sentence);
-    this.#pending.delete(data.id);
-    if (isNode && this.#pending.size === 0) this.#worker?.unref();
+    this.#settle(data.id);
     if (data.error !== undefined) p.reject(remoteError(data));
     else p.resolve(data.result);
   }
@@ -153,15 +168,28 @@ export async function createWorkerTranslator(model, onProgress, where) {
   };
   return {
     translate(text, options = {}) {
-      const { signal, onSentence, ...rest } = options ?? {};
+      let call;
+      try {
+        call = readCallOptions(options);
+        checkText(text);
+        checkOptions(call.rest);  // here too: what reaches the worker clones
+        if (call.signal && typeof call.signal.addEventListener !== "function") {
+          throw new TypeError("heed: option signal must be an AbortSignal");
+        }
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      const { signal, onSentence, rest } = call;
       return queue(signal, async () => {
         live();
-        checkCallback(onSentence);
         if (connection.starting) await connection.starting;
         return translateRemote(connection, share, text, rest, signal, onSentence);
       });
     },
-    split: (text) => request("split", [text]),
+    split: async (text) => {
+      checkText(text);
+      return request("split", [text]);
+    },
     positionalEncoding: (positions) => request("positionalEncoding", [positions]),
     info() {
       live();

@@ -199,7 +199,7 @@ export function createExplorer(translator, onError, onChange = () => {}) {
       if ([...$("layer").options].some((o) => o.value === layer)) $("layer").value = layer;
       if ([...$("head").options].some((o) => o.value === head)) $("head").value = head;
       if (prefix?.length) await x.forkWith(prefix);
-      x.openView(view in x.views ? view : x.view);
+      x.openView(Object.hasOwn(x.views, view) ? view : x.view);
     },
     // Opens Step by step at decoding step `step` of sentence `index`.
     showStep(index, step) {

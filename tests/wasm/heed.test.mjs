@@ -195,7 +195,7 @@ test("positional encoding is the sinusoid of the paper", async () => {
       assert.ok(Math.abs(pe.values[pos * d + i + 1] - Math.cos(angle)) < 1e-6);
     }
   }
-  await assert.rejects(translator.positionalEncoding(5000), /at most 4096 positions/);
+  await assert.rejects(translator.positionalEncoding(5000), /whole number in \[0, 4096\]/);
   await assert.rejects(translator.positionalEncoding(-1), /whole number/);
 });
 

@@ -440,6 +440,32 @@ test("a link reopens the text, direction, beam, view, layer, head and fork", asy
   await translated(() => page.selectOption("#beam", "4"));
 });
 
+test("a link naming a view that is not one (Object.prototype names) opens the default view and translates", async () => {
+  for (const view of ["toString", "__proto__", "constructor", "hasOwnProperty"]) {
+    const other = await browser.newPage();
+    const thrown = [];
+    other.on("pageerror", (e) => thrown.push(e.message));
+    try {
+      await other.goto(`${address}#t=A+dog+runs.&d=en-de&v=${view}`);
+      await other.waitForSelector('[data-view="alignment"][aria-selected="true"]', { timeout: 60000 });
+      await other.waitForFunction(() => document.querySelector("#target").textContent.trim().length > 0);
+      assert.equal(await other.isHidden("#error"), true, view);
+      // And the next translation works too.
+      const first = await other.textContent("#target");
+      await other.fill("#source", "The cat sleeps on the sofa.");
+      await other.click("#translate");
+      await other.waitForFunction((was) => {
+        const now = document.querySelector("#target").textContent.trim();
+        return now.length > 0 && now !== was;
+      }, first, { timeout: 60000 });
+      assert.equal(await other.isHidden("#error"), true, view);
+      assert.deepEqual(thrown, [], view);
+    } finally {
+      await other.close();
+    }
+  }
+});
+
 test("compare draws two sentences' maps side by side and their difference where shapes match", async () => {
   await openView("compare");
   const source = await page.inputValue("#source");
