@@ -39,13 +39,12 @@ struct TranslateOptions : DecodingOptions {
                                       // hypotheses; the output is the same)
   size_t max_input_bytes = size_t{1} << 20;  // a longer text is refused
                                              // (heed::TextError), in [1, 2^30]
-  size_t max_attention_bytes =
-      size_t{256} << 20;  // with attention: the
-                          // most the maps of one call may take (counted at the
-                          // longest possible translation); a larger request
-                          // throws heed::Error before decoding
-  size_t threads = 1;     // batches decoded at once, one per thread (native
-                          // builds; the result does not depend on it)
+  // With attention: the most the maps of one text may take (counted at the
+  // longest possible translation); a larger text throws heed::TextError
+  // before decoding, and the other texts are not translated either.
+  size_t max_attention_bytes = size_t{256} << 20;
+  size_t threads = 1;  // batches decoded at once, one per thread (native
+                       // builds; the result does not depend on it)
   // A start the translation must take (CTranslate2's target_prefix): as
   // text, tokenised like the model's output, or as target pieces. The
   // search continues after it; its tokens count in the score. Every text

@@ -1,6 +1,7 @@
 #include "core/plan.h"
 
 #include <algorithm>
+#include <map>
 #include <string>
 
 #include "core/decode/search.h"
@@ -116,15 +117,47 @@ std::vector<int> ForcedPrefix(const TranslateOptions& options,
                 std::to_string(bad) + ")");
   }
   std::vector<int> ids = target.Encode(options.target_prefix);
+  if (std::find(ids.begin(), ids.end(), c.unk_id) != ids.end()) {
+    throw Error("target prefix '" + options.target_prefix +
+                "' has characters the model's vocabulary cannot write");
+  }
   for (const std::string& piece : options.target_prefix_pieces) {
     const int id = target.PieceId(piece);
-    if (id < 0 || id == c.pad_id || id == c.eos_id || id == c.bos_id) {
+    bool tag = false;
+    for (const auto& entry : c.target_tags) tag = tag || entry.second == piece;
+    if (id < 0 || id == c.pad_id || id == c.eos_id || id == c.bos_id ||
+        id == c.unk_id || tag) {
       throw Error("target prefix piece '" + piece +
                   "' is not a piece the model can produce");
     }
     ids.push_back(id);
   }
   return ids;
+}
+
+void CheckPrefix(const Work& work, size_t texts,
+                 const DecodingOptions& options) {
+  const size_t forced = options.forced_prefix.size();
+  if (forced == 0) return;
+  std::vector<size_t> units(texts, 0);
+  for (const Unit& u : work.units) ++units[u.text];
+  for (size_t i = 0; i < texts; ++i) {
+    if (units[i] > 1) {
+      throw TextError(i, "has " + std::to_string(units[i]) +
+                             " sentences; a target prefix needs exactly one "
+                             "sentence");
+    }
+  }
+  for (const Unit& u : work.units) {
+    const size_t limit = MaxTargetLength(u.ids.size(), options);
+    if (forced >= limit) {
+      throw TextError(u.text, "is too short for the target prefix: its " +
+                                  std::to_string(forced) +
+                                  " tokens reach the length limit of " +
+                                  std::to_string(limit) +
+                                  " tokens for this sentence");
+    }
+  }
 }
 
 Work MakeUnits(const std::vector<std::string>& texts, const Plan& plan,
@@ -152,12 +185,12 @@ Work MakeUnits(const std::vector<std::string>& texts, const Plan& plan,
   return work;
 }
 
-// Refuses a request whose attention maps could exceed the limit: each unit
-// of S source tokens may produce T = MaxTargetLength(S) target tokens and
+// Refuses a text whose attention maps could exceed the limit: each unit of
+// S source tokens may produce T = MaxTargetLength(S) target tokens and
 // keeps (encoder) L·H·S² + (decoder) L·H·T² + (cross) L·H·T·S floats.
 void CheckAttentionSize(const ModelConfig& c, const std::vector<Unit>& units,
                         const TranslateOptions& options) {
-  double bytes = 0;
+  std::map<size_t, double> bytes;  // per text
   for (const Unit& u : units) {
     const double S = static_cast<double>(u.ids.size());
     const double T =
@@ -165,16 +198,20 @@ void CheckAttentionSize(const ModelConfig& c, const std::vector<Unit>& units,
     const double heads = static_cast<double>(c.heads);
     // Contributions add a map per head and one per layer of each kind.
     const double maps = options.contributions ? 2.0 + 1.0 / heads : 1.0;
-    bytes += sizeof(float) * heads * maps *
-             (c.encoder_layers * S * S + c.decoder_layers * (T * T + T * S));
+    bytes[u.text] +=
+        sizeof(float) * heads * maps *
+        (c.encoder_layers * S * S + c.decoder_layers * (T * T + T * S));
   }
-  if (bytes > static_cast<double>(options.max_attention_bytes)) {
-    throw Error("attention maps for this text could take " +
-                std::to_string(static_cast<size_t>(bytes / (1 << 20))) +
-                " MiB, over the limit of " +
-                std::to_string(options.max_attention_bytes >> 20) +
-                " MiB (max_attention_bytes): translate it in smaller pieces, "
-                "without attention, or raise the limit");
+  for (const auto& [text, b] : bytes) {
+    if (b > static_cast<double>(options.max_attention_bytes)) {
+      throw TextError(text,
+                      "could need " +
+                          std::to_string(static_cast<size_t>(b / (1 << 20))) +
+                          " MiB of attention maps, over the limit of " +
+                          std::to_string(options.max_attention_bytes >> 20) +
+                          " MiB (max_attention_bytes): translate it in smaller "
+                          "pieces, without attention, or raise the limit");
+    }
   }
 }
 

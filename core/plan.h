@@ -53,7 +53,9 @@ Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
 void CheckLimits(const TranslateOptions& options);
 
 // The target tokens of options.target_prefix (text) or
-// options.target_prefix_pieces; empty when neither is set.
+// options.target_prefix_pieces; empty when neither is set. Throws
+// heed::Error for a prefix the model cannot write exactly: text its
+// vocabulary cannot spell, a control or language-tag piece.
 std::vector<int> ForcedPrefix(const TranslateOptions& options,
                               const Tokenizer& target, const ModelConfig& c);
 
@@ -62,8 +64,14 @@ std::vector<int> ForcedPrefix(const TranslateOptions& options,
 Work MakeUnits(const std::vector<std::string>& texts, const Plan& plan,
                const Tokenizer& source, int eos);
 
-// Refuses a request whose attention maps could exceed
-// options.max_attention_bytes.
+// With a forced prefix: throws heed::TextError for a text of more than one
+// sentence, or one whose length limit the prefix reaches. A text without
+// a sentence (a blank line) is fine: it translates to nothing.
+void CheckPrefix(const Work& work, size_t texts,
+                 const DecodingOptions& options);
+
+// Throws heed::TextError for the first text whose attention maps could
+// exceed options.max_attention_bytes.
 void CheckAttentionSize(const ModelConfig& c, const std::vector<Unit>& units,
                         const TranslateOptions& options);
 

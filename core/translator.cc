@@ -133,17 +133,7 @@ std::vector<Result> Translator::Translate(
   Plan plan = PlanRequest(config(), impl_->source, options);
   Work work = MakeUnits(texts, plan, impl_->source, config().eos_id);
   plan.decoding.forced_prefix = ForcedPrefix(options, impl_->target, config());
-  if (!plan.decoding.forced_prefix.empty()) {
-    std::vector<size_t> units(texts.size(), 0);
-    for (const Unit& u : work.units) ++units[u.text];
-    for (size_t i = 0; i < texts.size(); ++i) {
-      if (units[i] != 1) {
-        throw TextError(i, "has " + std::to_string(units[i]) +
-                               " sentences; a target prefix needs exactly one "
-                               "sentence");
-      }
-    }
-  }
+  CheckPrefix(work, texts.size(), plan.decoding);
   if (plan.run.capture_attention) {
     CheckAttentionSize(config(), work.units, options);
   }

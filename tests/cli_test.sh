@@ -49,6 +49,14 @@ expect "a prefix starts every translation" 0 'ok' -- \
   bash -c "printf 'A dog runs.\nTwo men.\n' | '$heed' translate --model '$model' --to de --prefix 'Zwei Hunde' | grep -c '^Zwei Hunde' | grep -qx 2 && echo ok"
 expect "a prefix needs one sentence per line" 1 'exactly one sentence' -- \
   bash -c "echo 'A dog. A cat.' | '$heed' translate --model '$model' --to de --prefix Ein"
+expect "a prefix too long for one line leaves that line empty; the others start with it" 1 'ok' -- \
+  bash -c "printf 'Hi.\nA much longer sentence with very many words in it, so its limit is higher.\n' | '$heed' translate --model '$model' --to de --prefix '$(printf 'Hund %.0s' {1..20})' 2>'$tmp/pe' >'$tmp/po'; s=\$?; grep -q 'line 1 is too short for the target prefix' '$tmp/pe' && [[ \$(sed -n 1p '$tmp/po') == '' && \$(sed -n 2p '$tmp/po') == Hund* ]] && echo ok; exit \$s"
+expect "with a prefix, a blank line is a blank output line" 0 'ok' -- \
+  bash -c "printf 'A dog runs.\n\nTwo men.\n' | '$heed' translate --model '$model' --to de --prefix Ein >'$tmp/pb' && [[ \$(wc -l <'$tmp/pb') -eq 3 && \$(sed -n 2p '$tmp/pb') == '' ]] && echo ok"
+expect "a prefix the vocabulary cannot spell is refused" 1 'cannot write' -- \
+  bash -c "echo 'A dog runs.' | '$heed' translate --model '$model' --to de --prefix '日本語テキスト 🐶'"
+expect "the attention limit holds per line, not per block of lines" 0 'ok' -- \
+  bash -c "python3 -c \"print(('the dog runs in the green park near a river bank '*15+'.\\n')*15,end='')\" | '$heed' translate --model '$model' --to de --beam 1 --attention-json '$tmp/big.json' | wc -l | grep -qx 15 && echo ok"
 expect "the logit lens goes into the attention JSON" 0 '"logitLens"' -- \
   bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --logit-lens 3 --attention-json '$tmp/l.json' >/dev/null && cat '$tmp/l.json'"
 expect "the logit lens needs the attention JSON" 2 'give both' -- \

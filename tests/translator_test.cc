@@ -336,6 +336,77 @@ TEST_CASE("a target prefix, as text or pieces, starts the translation") {
         Tiny().Translate("A dog.", To("de")).text);
 }
 
+TEST_CASE(
+    "a prefix the model cannot write exactly, or that a text cannot take, is "
+    "refused") {
+  TranslateOptions o = To("de");
+  o.target_prefix =
+      "\xE6\x97\xA5\xE6\x9C\xAC";  // no such characters in its pieces
+  CHECK_THROWS_WITH_AS(Tiny().Translate("A dog.", o),
+                       doctest::Contains("cannot write"), Error);
+  o.target_prefix.clear();
+  for (const auto& entry : Tiny().config().target_tags) {
+    o.target_prefix_pieces = {entry.second};  // a language tag
+    CHECK_THROWS_WITH_AS(Tiny().Translate("A dog.", o),
+                         doctest::Contains("not a piece"), Error);
+  }
+  o.target_prefix_pieces.clear();
+  // Thirty tokens: more than a one-word text may produce, less than a long
+  // one may; the short text alone is refused, by its index.
+  o.target_prefix.clear();
+  for (int i = 0; i < 30; ++i) o.target_prefix += "Hund ";
+  try {
+    Tiny().Translate(
+        std::vector<std::string>{
+            "A dog runs in the park near the old river bank today.", "Hi."},
+        o);
+    FAIL("no error");
+  } catch (const TextError& e) {
+    CHECK(e.text() == 1);
+    CHECK(std::string(e.reason()).find("too short for the target prefix") !=
+          std::string::npos);
+  }
+  // A blank text with a prefix translates to nothing.
+  o.target_prefix = "Ein";
+  const auto blank =
+      Tiny().Translate(std::vector<std::string>{"A dog.", "", "Two men."}, o);
+  CHECK(blank[1].text.empty());
+  CHECK(blank[1].sentences.empty());
+  CHECK(blank[2].text.rfind("Ein", 0) == 0);
+}
+
+TEST_CASE("the attention limit holds per text, naming the text") {
+  // The smallest power of two that one text's maps fit in...
+  TranslateOptions o = To("de");
+  o.attention = true;
+  const std::string text = "A dog runs in the park.";
+  size_t limit = 1024;
+  for (bool fits = false; !fits; limit *= 2) {
+    REQUIRE(limit < (size_t{1} << 30));
+    o.max_attention_bytes = limit;
+    try {
+      Tiny().Translate(text, o);
+      fits = true;
+    } catch (const Error&) {
+    }
+  }
+  // ...holds for each of three such texts in one call (not their sum)...
+  o.max_attention_bytes = limit / 2;
+  CHECK(
+      Tiny().Translate(std::vector<std::string>{text, text, text}, o).size() ==
+      3);
+  // ...and a larger text is refused by its index.
+  try {
+    Tiny().Translate(std::vector<std::string>{text, text + " " + text, text},
+                     o);
+    FAIL("no error");
+  } catch (const TextError& e) {
+    CHECK(e.text() == 1);
+    CHECK(std::string(e.reason()).find("max_attention_bytes") !=
+          std::string::npos);
+  }
+}
+
 TEST_CASE("split and positional encoding through the public API") {
   const std::string text = "A dog runs.  Two men play.\n";
   std::string joined;

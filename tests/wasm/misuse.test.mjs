@@ -82,6 +82,22 @@ for (const worker of [false, true]) {
   });
 }
 
+test("a forced prefix the model cannot write exactly is refused", async () => {
+  const t = await createTranslator({ model: join(root, "models/heed-en-de-int8.heed"), worker: false });
+  try {
+    await assert.rejects(t.translate("A dog runs.", { to: "de", prefix: "日本語テキスト 🐶" }), /cannot write/);
+    await assert.rejects(t.translate("A dog runs.", { to: "de", prefix: "</s>" }), /cannot write/);
+    for (const piece of ["<2de>", "<2en>", "<unk>", "</s>"]) {
+      await assert.rejects(t.translate("A dog runs.", { to: "de", prefixPieces: [piece] }),
+        /not a piece the model can produce/, piece);
+    }
+    const r = await t.translate("A dog runs.", { to: "de", prefix: "Ein Hund" });
+    assert.match(r.text, /^Ein Hund/);
+  } finally {
+    t.dispose();
+  }
+});
+
 test("with a worker, arguments that cannot reach it leave nothing pending: Node exits", () => {
   inFreshNode(`
     const t = await createTranslator({ model, worker: true });
