@@ -170,10 +170,18 @@ async function translate() {
     await translator.translate(text, { ...options, attention: true, confidence: true, logitLens: 5,
                                        maxBatch: BATCH, onSentence: show, signal: running?.signal });
     if (run !== generation) return;
+    // A sentence of nothing the model reads (zero-width or control
+    // characters) gets no translation: its placeholder is emptied.
+    for (const slot of slots) {
+      if (slot.className === "pending") {
+        slot.textContent = "";
+        slot.className = "";
+      }
+    }
     if (restoring) {
       const snapshot = restoring;
       restoring = null;
-      await explorer.restore(snapshot);
+      if (sentences.length) await explorer.restore(snapshot);
     }
     $("copy").disabled = false;
     out.dataset.done = String(run);

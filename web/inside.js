@@ -210,6 +210,10 @@ export function createExplorer(translator, onError, onChange = () => {}) {
     },
     // `more`: the same translation with more sentences ready; keep the view.
     show(sentences, options, more = false) {
+      if (!sentences.length) {  // nothing the model could read
+        $("inside").hidden = true;
+        return;
+      }
       x.sentences = sentences;
       x.options = options;
       if (!more) {

@@ -466,6 +466,25 @@ test("a link naming a view that is not one (Object.prototype names) opens the de
   }
 });
 
+test("text the model cannot read (zero-width, control characters) leaves nothing pending and no error", async () => {
+  for (const hash of ["#t=%E2%80%8B&d=en-de", "#t=%1F&d=en-de", "#t=A+dog+runs.%0A%E2%80%8B%0AThe+cat+sleeps.&d=en-de"]) {
+    const other = await browser.newPage();
+    const thrown = [];
+    other.on("pageerror", (e) => thrown.push(e.message));
+    try {
+      await other.goto(`${address}${hash}`);
+      await other.waitForSelector("#target[data-done]", { state: "attached", timeout: 60000 });
+      assert.equal(await other.$$eval("#target .pending", (p) => p.length), 0, hash);
+      assert.equal(await other.isHidden("#error"), true, hash);
+      assert.deepEqual(thrown, [], hash);
+      if (hash.includes("cat")) assert.ok((await other.textContent("#target")).trim().length > 0, hash);
+      else assert.equal(await other.isHidden("#inside"), true, hash);
+    } finally {
+      await other.close();
+    }
+  }
+});
+
 test("compare draws two sentences' maps side by side and their difference where shapes match", async () => {
   await openView("compare");
   const source = await page.inputValue("#source");
@@ -489,6 +508,9 @@ test("compare draws two sentences' maps side by side and their difference where 
   assert.notEqual((await pixels("#canvas-compare-a")).hash, (await pixels("#canvas-compare-b")).hash);
   assert.equal((await pixels("#canvas-compare-diff")).painted, 0);
   await page.screenshot({ path: join(shots, "compare-1280.png"), fullPage: true });
+  // Nothing the model can read: said so, nothing drawn.
+  assert.match(await note("\u200b", "attention"), /no sentence the model can read/);
+  assert.equal((await pixels("#canvas-compare-b")).painted, 0);
 });
 
 test("the positional encoding view draws the engine's sinusoids and their similarity", async () => {

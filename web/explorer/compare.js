@@ -75,9 +75,19 @@ export function mount(root, ctx) {
         return;
       }
       note.textContent = "translating…";
-      const b = await other(sel, text);
-      const a = weighted ? await explained(sel.sentence, sel.options) : sel.sentence;
+      let a, b;
+      try {
+        b = await other(sel, text);
+        a = weighted ? await explained(sel.sentence, sel.options) : sel.sentence;
+      } catch (e) {
+        note.textContent = "The other sentence could not be translated.";
+        throw e;
+      }
       if (!ctx.current(sel)) return;
+      if (!b) {
+        note.textContent = "The other text has no sentence the model can read.";
+        return;
+      }
       const w = Math.max(240, (root.clientWidth - 48) / (window.innerWidth > 900 ? 3 : 1));
       const l = sel.layer(kind), head = sel.head;
       const mapsOf = (s) => (weighted ? s.attention.contributions : s.attention);
