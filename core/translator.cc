@@ -36,6 +36,35 @@ Tokenizer ReadTokenizer(const ModelFile& file, const std::string& name) {
       "model file '" + file.source() + "': tensor '" + name + "'");
 }
 
+// The config's special ids are the tokenizers' own, and each language tag
+// is an ordinary source piece: a config that says otherwise contradicts the
+// file.
+void CheckSpecialIds(const ModelConfig& c, const Tokenizer& source,
+                     const Tokenizer& target, const std::string& where) {
+  const struct {
+    const char* field;
+    int config, tokenizer;
+  } ids[] = {{"pad_id", c.pad_id, target.pad_id()},
+             {"bos_id", c.bos_id, target.bos_id()},
+             {"eos_id", c.eos_id, target.eos_id()},
+             {"unk_id", c.unk_id, target.unk_id()}};
+  for (const auto& id : ids) {
+    if (id.tokenizer >= 0 && id.config != id.tokenizer) {
+      throw Error(where + "config " + id.field + " " +
+                  std::to_string(id.config) + " is not the tokenizer's (" +
+                  std::to_string(id.tokenizer) + ")");
+    }
+  }
+  for (const auto& [lang, tag] : c.target_tags) {
+    const int id = source.PieceId(tag);
+    if (id < 0 || id == source.unk_id() || id == source.eos_id() ||
+        id == source.bos_id() || id == source.pad_id()) {
+      throw Error(where + "language tag '" + tag + "' for '" + lang +
+                  "' is not an ordinary source piece");
+    }
+  }
+}
+
 }  // namespace
 
 struct Translator::Impl {
@@ -64,12 +93,7 @@ std::unique_ptr<Translator::Impl> Translator::Build(ModelFile file) {
                 std::to_string(c.source_vocab) + ", " +
                 std::to_string(c.target_vocab) + ")");
   }
-  for (const auto& [lang, tag] : c.target_tags) {
-    if (source.PieceId(tag) < 0) {
-      throw Error("model file '" + f.source() + "': language tag '" + tag +
-                  "' for '" + lang + "' is not a source piece");
-    }
-  }
+  CheckSpecialIds(c, source, target, "model file '" + f.source() + "': ");
   return std::unique_ptr<Impl>(
       new Impl{std::move(model), std::move(source), std::move(target)});
 }

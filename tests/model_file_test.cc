@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -203,13 +204,50 @@ TEST_CASE("a header that repeats a key is refused") {
   CHECK(Contains(test::LoadError(bytes), "repeats the key 'format'"));
 }
 
+// A config that contradicts the file's tensors or its tokenizer is
+// refused, naming what it contradicts.
+TEST_CASE("a config that lies about the file is refused") {
+  const auto edit_config = [](const std::function<void(nlohmann::json&)>& e) {
+    test::SplitFile f = test::Split(Good());
+    auto& meta = f.header["__metadata__"];
+    nlohmann::json config =
+        nlohmann::json::parse(meta["config"].get<std::string>());
+    e(config);
+    meta["config"] = config.dump();
+    return test::LoadError(test::Join(f));
+  };
+  CHECK(Contains(edit_config([](nlohmann::json& c) {
+                   c["decoder_layers"] = c["decoder_layers"].get<int>() - 1;
+                 }),
+                 "is not used by the model's config"));
+  CHECK(Contains(edit_config([](nlohmann::json& c) {
+                   c["encoder_layers"] = c["encoder_layers"].get<int>() - 1;
+                 }),
+                 "is not used by the model's config"));
+  CHECK(Contains(edit_config([](nlohmann::json& c) { c["eos_id"] = 3; }),
+                 "config eos_id 3 is not the tokenizer's (2)"));
+  CHECK(Contains(
+      edit_config([](nlohmann::json& c) { c["target_tags"]["de"] = "<unk>"; }),
+      "is not an ordinary source piece"));
+  // A key twice inside the config's own JSON.
+  test::SplitFile f = test::Split(Good());
+  std::string config = f.header["__metadata__"]["config"].get<std::string>();
+  config.insert(1, "\"heads\":4,");
+  f.header["__metadata__"]["config"] = config;
+  CHECK(Contains(test::LoadError(test::Join(f)), "repeats the key 'heads'"));
+}
+
 TEST_CASE("empty tensors overlap nothing, whatever their names") {
   for (const char* name : {"aaa.empty", "zzz.empty"}) {
     INFO(name);
     test::SplitFile f = test::Split(Good());
     f.header[name] = {
         {"dtype", "F32"}, {"shape", {0}}, {"data_offsets", {0, 0}}};
-    CHECK(test::LoadError(test::Join(f)).empty());
+    // Not an overlap: the file is refused only because its config does not
+    // use the tensor.
+    const std::string error = test::LoadError(test::Join(f));
+    CHECK(Contains(error, std::string("tensor '") + name + "' is not used"));
+    CHECK_FALSE(Contains(error, "overlap"));
   }
 }
 

@@ -140,7 +140,14 @@ TEST_CASE("bad int8 files give clear errors") {
               f.header["decoder.layers.0.fc1.weight_scale"]["data_offsets"][0];
           const float bad = std::nanf("");
           std::memcpy(&f.data[at], &bad, 4);
-        })).find("not a finite scale") != std::string::npos);
+        })).find("not a scale in [0, 65504 / 127]") != std::string::npos);
+  // Finite but so large that dequantised weights would overflow.
+  CHECK(test::LoadError(Edited([](test::SplitFile& f) {
+          const size_t at =
+              f.header["decoder.layers.0.fc1.weight_scale"]["data_offsets"][0];
+          const float bad = 3e38f;
+          std::memcpy(&f.data[at], &bad, 4);
+        })).find("not a scale in [0, 65504 / 127]") != std::string::npos);
   // A vector (a LayerNorm's gain) cannot be I8.
   CHECK(test::LoadError(Edited([](test::SplitFile& f) {
           auto& t = f.header["encoder.layers.0.final_layer_norm.weight"];

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/model/strict_json.h"
 
 namespace heed {
 namespace {
@@ -61,9 +62,12 @@ const char* ActivationName(Activation a) {
 ModelConfig ParseConfig(const std::string& text) {
   json j;
   try {
-    j = json::parse(text);
+    const auto* bytes = reinterpret_cast<const uint8_t*>(text.data());
+    j = ParseStrictJson(bytes, bytes + text.size());
   } catch (const json::exception& e) {
     throw Error(std::string("model config: not valid JSON: ") + e.what());
+  } catch (const Error& e) {
+    throw Error(std::string("model config: ") + e.what());
   }
   if (!j.is_object()) throw Error("model config: must be a JSON object");
   ModelConfig c;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/model/strict_json.h"
 
 namespace heed {
 
@@ -43,25 +44,6 @@ const char* DTypeName(DType t) {
 }
 
 namespace {
-
-// Parses JSON and refuses an object that repeats a key (the parser would
-// keep the last value silently); throws heed::Error naming the key.
-nlohmann::json ParseWithoutDuplicateKeys(const uint8_t* begin,
-                                         const uint8_t* end) {
-  std::vector<std::set<std::string>> keys;  // per open object
-  return nlohmann::json::parse(
-      begin, end,
-      [&keys](int, nlohmann::json::parse_event_t event, nlohmann::json& v) {
-        using E = nlohmann::json::parse_event_t;
-        if (event == E::object_start) keys.emplace_back();
-        if (event == E::object_end) keys.pop_back();
-        if (event == E::key &&
-            !keys.back().insert(v.get<std::string>()).second) {
-          throw Error("repeats the key '" + v.get<std::string>() + "'");
-        }
-        return true;
-      });
-}
 
 // Refuses tensors whose bytes overlap; an empty tensor overlaps nothing,
 // wherever it lies, so the verdict does not depend on the sort order.
@@ -286,7 +268,7 @@ void ModelFile::Parse() {
   const size_t data_size = size_ - data_start;
   nlohmann::json header;
   try {
-    header = ParseWithoutDuplicateKeys(base_ + 8, base_ + data_start);
+    header = ParseStrictJson(base_ + 8, base_ + data_start);
   } catch (const nlohmann::json::exception& e) {
     throw Error(where + "header is not valid JSON: " + e.what());
   } catch (const Error& e) {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <set>
 #include <string>
 
 #include "core/error.h"
@@ -26,7 +27,8 @@ class Reader {
 
   // Tensor `name`, which must exist and have `shape`.
   const TensorInfo& Tensor(const std::string& name,
-                           const std::vector<size_t>& shape) const {
+                           const std::vector<size_t>& shape) {
+    used_.insert(name);
     const TensorInfo* t = file_.Find(name);
     if (t == nullptr) throw Error(Where() + "missing tensor '" + name + "'");
     if (t->shape != shape) {
@@ -88,18 +90,21 @@ class Reader {
       throw Error(Where() + "tensor '" + scale_name + "' has dtype " +
                   DTypeName(t.dtype) + ", expected F32 or F16");
     }
+    // 127 · scale is the row's largest weight: at most F16's largest value,
+    // so that every product and sum downstream stays finite.
+    constexpr float kMaxScale = 65504.0f / 127.0f;
     for (size_t r = 0; r < rows; ++r) {
-      if (!(out[r] >= 0.0f) || !std::isfinite(out[r])) {
+      if (!(out[r] >= 0.0f && out[r] <= kMaxScale)) {
         throw Error(Where() + "tensor '" + scale_name + "' row " +
                     std::to_string(r) + " is " + std::to_string(out[r]) +
-                    ", not a finite scale >= 0");
+                    ", not a scale in [0, 65504 / 127]");
       }
     }
     return out.data();
   }
 
   // Whether matrix `name` (rows, cols) is stored as I8.
-  bool IsInt8(const std::string& name, size_t rows, size_t cols) const {
+  bool IsInt8(const std::string& name, size_t rows, size_t cols) {
     return Tensor(name, {rows, cols}).dtype == DType::kI8;
   }
 
@@ -152,9 +157,23 @@ class Reader {
                        ReadLinear(prefix + ".fc2", d, d_ff, true)};
   }
 
+  // Throws unless every tensor of the file was read (the tokenizers
+  // aside): a config that declares fewer layers, or no output bias, than
+  // the file holds contradicts it.
+  void CheckAllUsed() const {
+    for (const TensorInfo& t : file_.tensors()) {
+      if (used_.count(t.name) == 0 && t.name.rfind("tokenizer.", 0) != 0) {
+        throw Error(Where() + "tensor '" + t.name +
+                    "' is not used by the model's config (layers, "
+                    "embeddings, biases): the config contradicts the file");
+      }
+    }
+  }
+
  private:
   const ModelFile& file_;
   Weights* w_;
+  std::set<std::string> used_;  // every tensor name looked up
 };
 
 }  // namespace
@@ -211,6 +230,7 @@ Weights LoadWeights(const ModelFile& file, const ModelConfig& c) {
     w.output =
         r.ReadLinear("output_projection", c.target_vocab, d, c.output_bias);
   }
+  r.CheckAllUsed();
   return w;
 }
 

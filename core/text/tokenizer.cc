@@ -65,5 +65,9 @@ int Tokenizer::PieceId(const std::string& piece) const {
 }
 
 size_t Tokenizer::size() const { return spm_->GetPieceSize(); }
+int Tokenizer::pad_id() const { return spm_->pad_id(); }
+int Tokenizer::bos_id() const { return spm_->bos_id(); }
+int Tokenizer::eos_id() const { return spm_->eos_id(); }
+int Tokenizer::unk_id() const { return spm_->unk_id(); }
 
 }  // namespace heed

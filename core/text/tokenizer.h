@@ -31,6 +31,11 @@ class Tokenizer {
   std::string Piece(int id) const;  // "" for an id outside the vocabulary
   int PieceId(const std::string& piece) const;  // -1 when not a piece
   size_t size() const;
+  // The tokenizer's own special ids (-1 where it has none).
+  int pad_id() const;
+  int bos_id() const;
+  int eos_id() const;
+  int unk_id() const;
 
  private:
   Tokenizer();
