@@ -50,10 +50,11 @@ def repeats_bigram(text, times=3):
     return False
 
 
-def new_repeats(sources, outputs):
-    """Outputs that repeat a 2-gram three times where the source does not."""
-    return sum(1 for s, o in zip(sources, outputs)
-               if repeats_bigram(o) and not repeats_bigram(s))
+def new_repeats(references, outputs):
+    """Outputs that repeat a 2-gram three times where the reference (the
+    same language, unlike the source) does not: a loop, not "of the"."""
+    return sum(1 for r, o in zip(references, outputs)
+               if repeats_bigram(o) and not repeats_bigram(r))
 
 
 def translate(heed, model, lines, to, beam, extra_flags=()):
@@ -107,12 +108,17 @@ def main():
     p.add_argument("--limit", type=int, default=0,
                    help="score only the first N lines of each set")
     p.add_argument("--parity", type=int, default=500)
+    p.add_argument("--sets", default="",
+                   help="score only these sets (comma-separated names)")
     p.add_argument("--beams", default="1,4",
                    help="beam sizes to score, comma-separated")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     jobs = []
+    wanted = set(filter(None, args.sets.split(",")))
     for name, load in SETS:
+        if wanted and name not in wanted:
+            continue
         loaded = load()
         if isinstance(loaded, dict):
             pairs = [(*loaded[to], to) for to in ("en", "de")]
@@ -132,7 +138,7 @@ def main():
              "beam": beam, "lines": len(src),
              "bleu": round(score.bleu(hyp, ref)["score"], 2),
              "chrf": round(score.chrf(hyp, ref), 2),
-             "new_bigram_repeats": new_repeats(src, hyp),
+             "new_bigram_repeats": new_repeats(ref, hyp),
              "seconds": round(seconds, 1)}
         print(json.dumps(r), flush=True)
         if name == "everyday" and beam == 4:
