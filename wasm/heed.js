@@ -51,13 +51,27 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
   const live = () => {
     if (!engine) throw new Error("heed: this translator was disposed");
   };
+  // dispose() from inside a call (its onSentence) cannot free the engine
+  // under it: the call is told to stop at its next step, and the engine is
+  // freed when it returns.
+  let busy = false, disposeAfter = false;
+  const free = () => {
+    engine?.delete();
+    engineModule?.heedWorkers?.().forEach((w) => w.terminate());
+    engine = null;
+    engineModule = null;
+  };
   const use = (fn) => {
     live();
-    const sp = engineModule.stackSave();
+    const module = engineModule;
+    const sp = module.stackSave();
+    busy = true;
     try {
       return fn(engine);
     } finally {
-      engineModule.stackRestore(sp);
+      busy = false;
+      module.stackRestore(sp);
+      if (disposeAfter) free();
     }
   };
 
@@ -77,8 +91,9 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
         const each = guard && ((s) => guard.each(prepareSentence(s)));
         // Polled between decoding steps: an abort from a callback (or, in
         // the worker, from the page through shared memory) stops the call.
-        const cancelled = signal && (() => signal.aborted);
+        const cancelled = (signal || onSentence) && (() => disposeAfter || Boolean(signal?.aborted));
         const r = use((e) => e.translate(text, checkOptions(rest), each, cancelled));
+        live();  // disposed by its own onSentence
         guard?.rethrow();
         if (r.cancelled) throw abortError();
         if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
@@ -109,10 +124,8 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
     // Frees the engine and lets the module's memory be collected even while
     // this object is still referenced.
     dispose() {
-      if (engine) engine.delete();
-      engineModule?.heedWorkers?.().forEach((w) => w.terminate());
-      engine = null;
-      engineModule = null;
+      if (busy) disposeAfter = true;
+      else free();
     },
   };
 }

@@ -82,6 +82,19 @@ for (const worker of [false, true]) {
   });
 }
 
+test("dispose() inside onSentence stops the call at its next step and rejects it as disposed", async () => {
+  const t = await createTranslator({ model, worker: false });
+  const paragraph = Array.from({ length: 40 }, (_, i) => `A dog number ${i} runs.`).join(" ");
+  let seen = 0;
+  await assert.rejects(t.translate(paragraph, { to: "de", maxBatch: 1, onSentence: () => {
+    ++seen;
+    t.dispose();
+  } }), /disposed/);
+  assert.equal(seen, 1, "sentences after the dispose");
+  await assert.rejects(t.translate("A dog.", { to: "de" }), /disposed/);
+  assert.doesNotThrow(() => t.dispose());
+});
+
 test("a forced prefix the model cannot write exactly is refused", async () => {
   const t = await createTranslator({ model: join(root, "models/heed-en-de-int8.heed"), worker: false });
   try {
