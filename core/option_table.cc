@@ -84,7 +84,7 @@ std::vector<OptionSpec> MakeTable() {
             "[1, 2^30]", "a longer text is refused", &O::max_input_bytes),
       Count("max_attention_bytes", "maxAttentionBytes", nullptr, 0,
             4 * kGiB - 1, "[0, 2^32 - 1]",
-            "the most the attention maps of one call may take",
+            "the most the attention maps of one text may take",
             &O::max_attention_bytes),
       Count("threads", nullptr, "--threads", 1, 256, "[1, 256]",
             "batches decoded at once, one per thread", &O::threads),
@@ -181,11 +181,6 @@ void CheckOptionRanges(const TranslateOptions& o) {
       const double v = OptionValue(s, o);
       if (!InRange(s, v)) OutOfRange(s, FormatOptionNumber(v));
     }
-  }
-  if (o.nbest > o.beam_size) {
-    throw Error("n-best " + std::to_string(o.nbest) +
-                " must be in [1, beam size " + std::to_string(o.beam_size) +
-                "]");
   }
 }
 

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 #include "core/error.h"
 #include "core/option_table.h"
+#include "core/translator.h"
 
 namespace heed {
 namespace {
@@ -60,8 +61,9 @@ TEST_CASE("a count must be whole, a real finite") {
                        doctest::Contains("length_penalty"), Error);
   TranslateOptions n;
   n.beam_size = 2;
-  n.nbest = 3;  // inside its own range, outside the beam
-  CHECK_THROWS_WITH_AS(CheckOptionRanges(n), doctest::Contains("n-best"),
+  n.nbest = 3;  // inside its own range, outside the beam: the search's check
+  CHECK_NOTHROW(CheckOptionRanges(n));
+  CHECK_THROWS_WITH_AS(Translator::CheckOptions(n), doctest::Contains("n-best"),
                        Error);
 }
 

@@ -67,7 +67,7 @@ export interface TranslateOptions {
   maxSentenceTokens?: number;
   /** Sentences decoded together (default 32). */
   maxBatch?: number;
-  /** With attention: the most bytes the maps of one call may take (default 256 MiB); a larger request is refused before decoding. */
+  /** With attention: the most bytes the maps of one text may take (default 256 MiB); a larger text is refused before decoding. */
   maxAttentionBytes?: number;
   /** The longest text accepted, in UTF-8 bytes (default 1 MiB, at most 2^30); a longer one is refused. */
   maxInputBytes?: number;
