@@ -25,16 +25,15 @@
 #include <string>
 #include <vector>
 
-#include "cli/attention_json.h"
 #include "cli/flags.h"
 #include "core/model/model_file.h"
 #include "core/model/quantize.h"
 #include "core/ops/targets.h"
+#include "core/result_json.h"
 #include "core/translator.h"
 
 namespace {
 
-using heed::cli::AttentionJson;
 using heed::cli::Flags;
 using heed::cli::UsageError;
 
@@ -134,17 +133,17 @@ std::vector<std::optional<heed::Result>> TranslateLines(
 }
 
 // Reads stdin's lines and hands them to translate in blocks: as many lines
-// as are already available (at most kBlock), so batching pays on a file
+// as are already available (at most `block`), so batching pays on a file
 // and a line-by-line co-process gets each answer at once.
 void ForEachBlock(
+    size_t block,
     const std::function<void(const std::vector<std::string>&)>& translate) {
-  constexpr size_t kBlock = 256;
   std::vector<std::string> lines;
   std::string line;
   while (std::getline(std::cin, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     lines.push_back(line);
-    if (lines.size() == kBlock || std::cin.rdbuf()->in_avail() <= 0) {
+    if (lines.size() == block || std::cin.rdbuf()->in_avail() <= 0) {
       translate(lines);
       lines.clear();
     }
@@ -190,8 +189,12 @@ int Translate(const Flags& flags) {
         std::cout << (r ? r->text : "") << "\n";
       }
       if (options.attention) {
-        attention_file << (first_json ? "" : ",\n")
-                       << (r ? AttentionJson(*r).dump() : "null");
+        attention_file << (first_json ? "" : ",\n");
+        if (r) {
+          heed::WriteResultJson(*r, attention_file);
+        } else {
+          attention_file << "null";
+        }
         first_json = false;
       }
       ++index;
@@ -205,7 +208,9 @@ int Translate(const Flags& flags) {
   };
   int status = failed ? 1 : 0;
   try {
-    ForEachBlock(flush);
+    // With attention, one line at a time: memory holds one line's maps
+    // (at most max_attention_bytes), written out before the next line.
+    ForEachBlock(options.attention ? 1 : 256, flush);
     status = failed ? 1 : 0;
   } catch (const heed::Cancelled&) {
     std::cerr << "heed: interrupted; " << index

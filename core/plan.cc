@@ -160,6 +160,15 @@ void CheckPrefix(const Work& work, size_t texts,
   }
 }
 
+std::vector<Segment> SplitForModel(std::string_view text,
+                                   const Tokenizer& source) {
+  std::vector<Segment> segments = SplitSentences(text);
+  for (Segment& s : segments) {
+    if (s.is_sentence && source.Encode(s.text).empty()) s.is_sentence = false;
+  }
+  return segments;
+}
+
 Work MakeUnits(const std::vector<std::string>& texts, const Plan& plan,
                const Tokenizer& source, int eos) {
   Work work;
@@ -176,7 +185,7 @@ Work MakeUnits(const std::vector<std::string>& texts, const Plan& plan,
       throw TextError(i,
                       "is not valid UTF-8 (byte " + std::to_string(bad) + ")");
     }
-    work.segments[i] = SplitSentences(texts[i]);
+    work.segments[i] = SplitForModel(texts[i], source);
     for (size_t s = 0; s < work.segments[i].size(); ++s) {
       if (!work.segments[i][s].is_sentence) continue;
       AddUnits(i, s, work.segments[i][s].text, plan, source, eos, &work.units);

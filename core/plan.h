@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/decode/options.h"
@@ -58,6 +59,12 @@ void CheckLimits(const TranslateOptions& options);
 // vocabulary cannot spell, a control or language-tag piece.
 std::vector<int> ForcedPrefix(const TranslateOptions& options,
                               const Tokenizer& target, const ModelConfig& c);
+
+// SplitSentences, but a sentence the tokenizer reads as no pieces at all
+// (zero-width or control characters only) is a separator, copied as it is:
+// what Translate translates and what Translator::Split reports agree.
+std::vector<Segment> SplitForModel(std::string_view text,
+                                   const Tokenizer& source);
 
 // Every text split into sentences, and the sentences into units of at most
 // plan.room pieces; throws heed::Error on invalid UTF-8.

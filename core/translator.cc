@@ -110,8 +110,9 @@ void Translator::CheckOptions(const TranslateOptions& options) {
   CheckLimits(options);
 }
 
-std::vector<Segment> Translator::Split(std::string_view text) {
-  return SplitSentences(text);
+std::vector<Segment> Translator::Split(std::string_view text) const {
+  if (impl_ == nullptr) throw Error("split: the translator was moved from");
+  return SplitForModel(text, impl_->source);
 }
 
 std::vector<float> Translator::PositionalEncoding(size_t positions) const {

@@ -50,7 +50,9 @@ class Translator {
 
   // The text as Translate splits it: sentences and the whitespace between
   // them (is_sentence false); the segments' texts concatenate to `text`.
-  static std::vector<Segment> Split(std::string_view text);
+  // Text the model reads as nothing (zero-width or control characters
+  // only) is not a sentence: Translate copies it as it is.
+  std::vector<Segment> Split(std::string_view text) const;
 
   // The sinusoidal encoding the model adds at positions 0..positions-1:
   // (positions, d_model), row-major. Throws heed::Error above 4096.

@@ -113,6 +113,24 @@ print('ok' if peak < 450 else 'peak', peak, 'MB')" \
   "$heed" translate --model "$(dirname "$0")/../models/heed-en-de-int8.heed" --to de --beam 64 --max-batch 1024
 expect "a line over --max-input-bytes is refused, the others translated" 1 'line 2 is 23 bytes, over the limit of 20' -- \
   bash -c "printf 'A dog.\nA dog runs in the park.\nA cat.\n' | '$heed' translate --model '$model' --to de --max-input-bytes 20"
+expect "--max-attention-bytes lowers the attention limit of a line" 1 'line 1 could need .* over the limit of 1 MiB' -- \
+  bash -c "python3 -c \"print('the dog runs in the green park near a river bank '*20)\" | '$heed' translate --model '$model' --to de --attention-json '$tmp/m.json' --max-attention-bytes 1048576"
+# One 1,000-word line without punctuation, every map written: the JSON is
+# streamed and lines are held one at a time, so memory stays near the
+# model plus one line's maps (it once took 2.3 GB for 614 MB of JSON).
+expect "attention JSON of a 1,000-word line stays within the attention limit's memory" 0 'ok' -- \
+  python3 -c "
+import random, resource, subprocess, sys
+random.seed(1)
+words = 'the dog runs in green park near a river bank while children play'.split()
+line = ' '.join(random.choice(words) for _ in range(1000)) + '\\n'
+p = subprocess.run([sys.argv[1], 'translate', '--model', sys.argv[2], '--to', 'de', '--logit-lens', '100',
+                    '--attention-json', sys.argv[3]], input=line.encode(), capture_output=True)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+assert p.returncode == 0, p.stderr
+assert peak < 256 + 64, f'peak RSS {peak:.0f} MiB'
+print('ok', round(peak), 'MiB')
+" "$heed" "$(dirname "$0")/../models/heed-en-de-int8.heed" "$tmp/big.json"
 expect "unwritable attention file" 1 'cannot write' -- \
   bash -c "echo hi | '$heed' translate --model '$model' --to de --attention-json /nonexistent/a.json"
 expect "--simd stops dispatch at the target named (SCALAR: every CPU has it)" 0 '^simd: SCALAR' -- \

@@ -77,7 +77,7 @@ TEST_CASE("each sentence is handed over as soon as its batch is done") {
   size_t k = 0;
   for (size_t i = 0; i < texts.size(); ++i) {
     CHECK(results[i].text == plain[i].text);
-    const auto segments = Translator::Split(texts[i]);
+    const auto segments = Tiny().Split(texts[i]);
     for (const SentenceResult& s : results[i].sentences) {
       CHECK(seen[k].first == i);
       CHECK(seen[k].second.best.text == s.best.text);
@@ -411,7 +411,7 @@ TEST_CASE("split and positional encoding through the public API") {
   const std::string text = "A dog runs.  Two men play.\n";
   std::string joined;
   size_t sentences = 0;
-  for (const Segment& s : Translator::Split(text)) {
+  for (const Segment& s : Tiny().Split(text)) {
     joined += s.text;
     sentences += s.is_sentence;
   }
@@ -425,6 +425,27 @@ TEST_CASE("split and positional encoding through the public API") {
   CHECK(pe[d] == doctest::Approx(std::sin(1.0)));
   CHECK(pe[d + 1] == doctest::Approx(std::cos(1.0)));
   CHECK_THROWS_AS(Tiny().PositionalEncoding(4097), Error);
+}
+
+TEST_CASE("split reports a sentence exactly when translate translates one") {
+  // Zero-width and control characters encode to no pieces: such text is
+  // copied as it is, and split does not call it a sentence either.
+  const TranslateOptions o = To("de");
+  for (const std::string text :
+       {"\u200b", "\x1f", "\u200b\u200b.", "A dog.\n\u200b\nA cat.",
+        "\xef\xbb\xbf", " \x1f "}) {
+    size_t sentences = 0;
+    std::string joined;
+    for (const Segment& s : Tiny().Split(text)) {
+      sentences += s.is_sentence;
+      joined += s.text;
+    }
+    CHECK(joined == text);
+    const Result r = Tiny().Translate(text, o);
+    CHECK(r.sentences.size() == sentences);
+    if (sentences == 0) CHECK(r.text == text);
+  }
+  CHECK(Tiny().Split("A dog.\n\u200b\nA cat.").size() == 5);
 }
 
 TEST_CASE("concurrent translations give the sequential results") {

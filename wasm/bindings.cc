@@ -191,19 +191,6 @@ val Sentence(const heed::SentenceResult& s) {
   return out;
 }
 
-// The text as heed splits it: [{text, sentence}], whose texts concatenate to
-// the input; sentence is false for the whitespace between sentences.
-val SplitSentences(const std::string& text) {
-  val out = val::array();
-  for (const heed::Segment& s : heed::Translator::Split(text)) {
-    val e = val::object();
-    e.set("text", s.text);
-    e.set("sentence", s.is_sentence);
-    out.call<void>("push", e);
-  }
-  return out;
-}
-
 // A JavaScript `cancelled` as DecodingOptions::cancelled. Only the calling
 // thread may call into JavaScript; the threaded engine's other threads read
 // what its last poll saw (it polls each decoding step of its own batch and
@@ -322,6 +309,20 @@ class Engine {
     }
   }
 
+  // The text as Translate splits it: [{text, sentence}], whose texts
+  // concatenate to the input; sentence is false for the whitespace between
+  // sentences and for text the model reads as nothing.
+  val Split(const std::string& text) const {
+    val out = val::array();
+    for (const heed::Segment& s : translator_->Split(text)) {
+      val e = val::object();
+      e.set("text", s.text);
+      e.set("sentence", s.is_sentence);
+      out.call<void>("push", e);
+    }
+    return out;
+  }
+
   val Info() const {
     val out = val::object();
     // The config as an object, in the schema of ConfigToJson (heed info).
@@ -343,12 +344,12 @@ class Engine {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(heed) {
-  emscripten::function("splitSentences", &SplitSentences);
   emscripten::function("heapBytes", &HeapBytes);
   emscripten::function("optionTable", &OptionTable);
   emscripten::class_<Engine>("Engine")
       .class_function("load", &Engine::Load)
       .function("translate", &Engine::Translate)
       .function("positional", &Engine::Positional)
+      .function("split", &Engine::Split)
       .function("info", &Engine::Info);
 }

@@ -113,7 +113,7 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
     async split(text) {
       live();
       checkText(text);
-      return use(() => engineModule.splitSentences(text));
+      return use((e) => e.split(text));
     },
     info() {
       return use((e) => {

@@ -181,6 +181,13 @@ test("split gives the translator's sentences and keeps the layout", async () => 
   assert.equal(r.sentences.length, 3);
   assert.deepEqual(await translator.split(""), []);
   await assert.rejects(translator.split("\uD800"), /unpaired surrogate/);
+  // Text the model reads as nothing is no sentence for either, and is kept.
+  for (const blank of ["\u200b", "\u001f", "A dog.\n\u200b\nA cat."]) {
+    const parts = await translator.split(blank);
+    const out = await translator.translate(blank, { to: "de", beam: 1 });
+    assert.equal(parts.filter((x) => x.sentence).length, out.sentences.length, JSON.stringify(blank));
+  }
+  assert.equal((await translator.translate("\u200b", { to: "de" })).text, "\u200b");
 });
 
 test("positional encoding is the sinusoid of the paper", async () => {
