@@ -10,11 +10,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "core/option_table.h"
+#include "core/result_json.h"
 #include "core/translator.h"
 
 namespace {
@@ -296,6 +298,32 @@ class Engine {
     }
   }
 
+  // The text's result as JSON text, by the CLI's writer (with attention and
+  // confidences, as --attention-json): {json} or {error[, cancelled]}.
+  val ExportJson(const std::string& text, const val& options,
+                 const val& cancelled) const {
+    try {
+      heed::TranslateOptions o = ReadOptions(options);
+      o.threads = threads_;
+      o.attention = true;
+      o.token_confidence = true;
+      if (cancelled.typeOf().as<std::string>() == "function") {
+        o.cancelled = PollFrom(cancelled);
+      }
+      std::ostringstream json;
+      heed::WriteResultJson(translator_->Translate(text, o), json);
+      val r = val::object();
+      r.set("json", json.str());
+      return r;
+    } catch (const heed::Cancelled& e) {
+      val r = ErrorResult(e.what());
+      r.set("cancelled", true);
+      return r;
+    } catch (const std::exception& e) {
+      return ErrorResult(e.what());
+    }
+  }
+
   // The sinusoidal encoding the model adds at positions 0..positions-1:
   // Float32Array (positions, d_model), row-major.
   val Positional(unsigned positions) const {
@@ -350,6 +378,7 @@ EMSCRIPTEN_BINDINGS(heed) {
       .class_function("load", &Engine::Load)
       .function("translate", &Engine::Translate)
       .function("positional", &Engine::Positional)
+      .function("exportJson", &Engine::ExportJson)
       .function("split", &Engine::Split)
       .function("info", &Engine::Info);
 }

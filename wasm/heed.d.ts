@@ -213,8 +213,17 @@ export interface Translator {
    * texts concatenate to the input, and `sentence` is false for the
    * whitespace between sentences. With `onSentence`, a page can lay out
    * a placeholder per segment and fill each as its sentence arrives.
+   * Text the model reads as nothing (zero-width or control characters
+   * only) is not a sentence: `translate` returns it as it is.
    */
   split(text: string): Promise<{ text: string; sentence: boolean }[]>;
+  /**
+   * Translates `text` and returns its result as JSON text, written by the
+   * engine's one writer: the document the CLI's `--attention-json` writes
+   * for a line ({ text, sentences: [...] }, docs/attention.md). Asks for
+   * attention itself; `onSentence` is refused (and, in a worker, `signal`).
+   */
+  exportJson(text: string, options?: TranslateOptions): Promise<string>;
   /**
    * The sinusoidal positional encoding the model adds to its embeddings, at
    * positions 0…positions-1 (at most 4,096): values is (positions, dims), row-major.

@@ -101,6 +101,27 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
         return summarise(r);
       });
     },
+    // The text's result as the JSON document the CLI's --attention-json
+    // writes for a line (docs/attention.md): the engine's own writer.
+    exportJson(text, options = {}) {
+      let call;
+      try {
+        call = readCallOptions(options);
+        if (call.onSentence) throw new TypeError("heed: exportJson takes no onSentence");
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      const { signal, rest } = call;
+      return queue(signal, () => {
+        live();
+        checkText(text);
+        const cancelled = signal && (() => disposeAfter || Boolean(signal.aborted));
+        const r = use((e) => e.exportJson(text, checkOptions(rest), cancelled));
+        if (r.cancelled) throw abortError();
+        if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
+        return r.json;
+      });
+    },
     async positionalEncoding(positions) {
       live();
       if (!Number.isInteger(positions) || positions < 0 || positions > MAX_POSITIONS) {

@@ -186,6 +186,20 @@ export async function createWorkerTranslator(model, onProgress, where) {
         return translateRemote(connection, share, text, rest, signal, onSentence);
       });
     },
+    exportJson(text, options = {}) {
+      let call;
+      try {
+        call = readCallOptions(options);
+        checkText(text);
+        checkOptions(call.rest);
+        if (call.onSentence || call.signal) {
+          throw new TypeError("heed: exportJson in a worker takes no onSentence or signal");
+        }
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      return queue(undefined, () => request("exportJson", [text, call.rest]));
+    },
     split: async (text) => {
       checkText(text);
       return request("split", [text]);

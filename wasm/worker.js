@@ -1,6 +1,6 @@
 // The module worker that hosts the engine for heed.js: a Web Worker in
 // browsers, a worker_threads Worker in Node. Messages: {id, op: "create" |
-// "translate" | "split" | "positionalEncoding", args}; replies {id, result}
+// "translate" | "exportJson" | "split" | "positionalEncoding", args}; replies {id, result}
 // or {id, error, name} (the error's type), {id, progress} while the model
 // downloads and, for a translate whose third argument is true, {id,
 // sentence} as each sentence is done (the result then comes without its
@@ -38,7 +38,7 @@ function serve(port) {
         } else {
           post({ id, result }, buffersOf(result));
         }
-      } else if (op === "split" || op === "positionalEncoding") {
+      } else if (op === "exportJson" || op === "split" || op === "positionalEncoding") {
         const result = await translator[op](...args);
         post({ id, result }, buffersOf(result));
       } else {

@@ -1,36 +1,25 @@
-// Export of what the explorer shows: the sentence's attention as JSON (the
-// schema of docs/attention.md, as the CLI writes it) and the open view as
-// a PNG.
-import { labels, shape } from "./views/attention.js";
+// Export of what the explorer shows: the sentence as the engine's own JSON
+// writer has it (the document the CLI's --attention-json writes for a
+// line; docs/attention.md), and the open view as a PNG.
 
 /**
- * Wires the Export buttons; `current()` gives { sentence, options, view,
- * root } of what is shown.
+ * Wires the Export buttons; `current()` gives { translator, source, options,
+ * view, root } of what is shown: the sentence's source and the options that
+ * reproduce it (translation is deterministic).
  */
-export function wireExport($, current) {
-  $("export-json").addEventListener("click", () => {
-    const { sentence, options } = current();
-    const json = exportJson(sentence, options);
-    download(new Blob([json], { type: "application/json" }), "heed-attention.json");
+export function wireExport($, current, onError) {
+  $("export-json").addEventListener("click", async () => {
+    const { translator, source, options } = current();
+    try {
+      const json = await translator.exportJson(source, options);
+      download(new Blob([json], { type: "application/json" }), "heed-attention.json");
+    } catch (e) {
+      onError(e);
+    }
   });
   $("export-png").addEventListener("click", () => {
     const { view, root } = current();
     viewImage(root, view === "model").toBlob((blob) => download(blob, `heed-${view}.png`), "image/png");
-  });
-}
-
-// One sentence in the schema of docs/attention.md (the CLI's too).
-export function exportJson(s, options) {
-  const a = s.attention;
-  const nest = (kind) => a[kind].map((hs) => hs.map((m) => {
-    const [rows, cols] = shape(a, kind);
-    return Array.from({ length: rows }, (_, i) => Array.from(m.subarray(i * cols, (i + 1) * cols)));
-  }));
-  return JSON.stringify({
-    source: s.source, sourcePieces: s.sourcePieces, targetPieces: s.targetPieces,
-    text: s.text, score: s.score, logProb: s.logProb, options,
-    decoderInputs: labels(s, "decoder").cols,
-    attention: { encoder: nest("encoder"), decoder: nest("decoder"), cross: nest("cross"), shapes: a.shapes },
   });
 }
 

@@ -169,8 +169,13 @@ function wireControls(x) {
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(() => x.render(), 150);
   });
-  wireExport($, () => ({ sentence: x.sentences[x.index], options: x.options, view: x.view,
-                         root: $(`view-${x.view}`) }));
+  wireExport($, () => {
+    // A forked sentence is reproduced with its forced prefix.
+    const fork = x.forks.findLast((f) => f.index === x.index);
+    const options = { ...x.options, logitLens: 5, ...(fork && { prefixPieces: fork.prefixPieces }) };
+    return { translator: x.translator, source: x.sentences[x.index].source, options, view: x.view,
+             root: $(`view-${x.view}`) };
+  }, x.onError);
 }
 
 /**

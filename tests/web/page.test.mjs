@@ -547,9 +547,20 @@ test("switching off every head of a layer changes the run; switching them on res
 });
 
 test("export writes the attention as JSON and the view as PNG", async () => {
+  await translated(() => page.fill("#source", "Two dogs play in the snow.").then(() => page.click("#translate")));
   await openView("alignment");
   const [json] = await Promise.all([page.waitForEvent("download"), page.click("#export-json")]);
-  const a = JSON.parse(readFileSync(await json.path(), "utf8"));
+  const bytes = readFileSync(await json.path(), "utf8");
+  // The CLI's --attention-json document for the same sentence and options,
+  // byte for byte: one writer (core/result_json.cc), the same arithmetic.
+  const to = (await page.$eval("#direction", (e) => e.value)).split("-")[1];
+  const beam = await page.$eval("#beam", (e) => e.value);
+  const doc = JSON.parse(bytes);
+  assert.equal(doc.sentences.length, 1);
+  const dir = mkdtempSync(join(tmpdir(), "heed-export-"));
+  native(doc.sentences[0].source, to, beam, ["--logit-lens", "5", "--attention-json", join(dir, "a.json")]);
+  assert.equal(bytes, readFileSync(join(dir, "a.json"), "utf8").slice(2, -3));
+  const a = doc.sentences[0];
   const cross = a.attention.cross;
   assert.equal(cross.length, 3);
   assert.equal(cross[0].length, 8);
@@ -557,8 +568,8 @@ test("export writes the attention as JSON and the view as PNG", async () => {
   assert.equal(cross[0][0][0].length, a.sourcePieces.length);
   assert.equal(a.attention.encoder[0][0].length, a.sourcePieces.length);
   const [png] = await Promise.all([page.waitForEvent("download"), page.click("#export-png")]);
-  const bytes = readFileSync(await png.path());
-  assert.deepEqual([...bytes.subarray(1, 4)], [...Buffer.from("PNG")]);
+  const image = readFileSync(await png.path());
+  assert.deepEqual([...image.subarray(1, 4)], [...Buffer.from("PNG")]);
 });
 
 test("a paragraph is translated sentence by sentence with the layout kept", async () => {
