@@ -40,6 +40,21 @@ val ErrorResult(const std::string& message) {
   return r;
 }
 
+// Runs one translating call: its result, or {error} for what it threw and
+// {error, cancelled: true} when its poll ended it.
+template <typename Call>
+val Guarded(const Call& call) {
+  try {
+    return call();
+  } catch (const heed::Cancelled& e) {
+    val r = ErrorResult(e.what());
+    r.set("cancelled", true);
+    return r;
+  } catch (const std::exception& e) {
+    return ErrorResult(e.what());
+  }
+}
+
 // One option of the table (core/option_table.h) from its JavaScript value;
 // numbers pass as doubles so that none wraps on its way in.
 void ReadTableOption(const heed::OptionSpec& spec, const val& v,
@@ -258,12 +273,8 @@ class Engine {
   // returns true the call ends with {error, cancelled: true}.
   val Translate(const std::string& text, const val& options,
                 const val& on_sentence, const val& cancelled) const {
-    try {
-      heed::TranslateOptions o = ReadOptions(options);
-      o.threads = threads_;
-      if (cancelled.typeOf().as<std::string>() == "function") {
-        o.cancelled = PollFrom(cancelled);
-      }
+    return Guarded([&] {
+      const heed::TranslateOptions o = CallOptions(options, cancelled);
       val sentences = val::array();
       heed::SentenceCallback each;
       if (on_sentence.typeOf().as<std::string>() == "function") {
@@ -289,39 +300,23 @@ class Engine {
       timings.set("totalMs", r.timings.total_ms);
       out.set("timings", timings);
       return out;
-    } catch (const heed::Cancelled& e) {
-      val r = ErrorResult(e.what());
-      r.set("cancelled", true);
-      return r;
-    } catch (const std::exception& e) {
-      return ErrorResult(e.what());
-    }
+    });
   }
 
   // The text's result as JSON text, by the CLI's writer (with attention and
   // confidences, as --attention-json): {json} or {error[, cancelled]}.
   val ExportJson(const std::string& text, const val& options,
                  const val& cancelled) const {
-    try {
-      heed::TranslateOptions o = ReadOptions(options);
-      o.threads = threads_;
+    return Guarded([&] {
+      heed::TranslateOptions o = CallOptions(options, cancelled);
       o.attention = true;
       o.token_confidence = true;
-      if (cancelled.typeOf().as<std::string>() == "function") {
-        o.cancelled = PollFrom(cancelled);
-      }
       std::ostringstream json;
       heed::WriteResultJson(translator_->Translate(text, o), json);
       val r = val::object();
       r.set("json", json.str());
       return r;
-    } catch (const heed::Cancelled& e) {
-      val r = ErrorResult(e.what());
-      r.set("cancelled", true);
-      return r;
-    } catch (const std::exception& e) {
-      return ErrorResult(e.what());
-    }
+    });
   }
 
   // The sinusoidal encoding the model adds at positions 0..positions-1:
@@ -363,6 +358,18 @@ class Engine {
   }
 
  private:
+  // A call's options: the page's, on this engine's threads, polling
+  // `cancelled` between decoding steps when it is a function.
+  heed::TranslateOptions CallOptions(const val& options,
+                                     const val& cancelled) const {
+    heed::TranslateOptions o = ReadOptions(options);
+    o.threads = threads_;
+    if (cancelled.typeOf().as<std::string>() == "function") {
+      o.cancelled = PollFrom(cancelled);
+    }
+    return o;
+  }
+
   Engine(std::shared_ptr<heed::Translator> t, unsigned threads)
       : translator_(std::move(t)), threads_(threads) {}
   std::shared_ptr<heed::Translator> translator_;

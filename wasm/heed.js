@@ -36,6 +36,13 @@ export async function createTranslator({ model, onProgress, worker, wasmUrl, wor
 // The engine's limit (Translator::PositionalEncoding).
 const MAX_POSITIONS = 4096;
 
+// Throws what an engine call reported: an AbortError when its poll ended
+// it, an Error with the engine's message when it failed.
+function checked(r) {
+  if (r.cancelled) throw abortError();
+  if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
+}
+
 async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
   let [{ engine: engineModule, threads: running }, bytes] =
     await Promise.all([loadEngine(wasmUrl, threads), readModel(model, onProgress)]);
@@ -95,8 +102,7 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
         const r = use((e) => e.translate(text, checkOptions(rest), each, cancelled));
         live();  // disposed by its own onSentence
         guard?.rethrow();
-        if (r.cancelled) throw abortError();
-        if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
+        checked(r);
         if (!onSentence) r.sentences.forEach(prepareSentence);
         return summarise(r);
       });
@@ -117,8 +123,7 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
         checkText(text);
         const cancelled = signal && (() => disposeAfter || Boolean(signal.aborted));
         const r = use((e) => e.exportJson(text, checkOptions(rest), cancelled));
-        if (r.cancelled) throw abortError();
-        if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
+        checked(r);
         return r.json;
       });
     },
@@ -128,7 +133,7 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
         throw new RangeError(`heed: positions must be a whole number in [0, ${MAX_POSITIONS}]`);
       }
       const r = use((e) => e.positional(positions));
-      if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
+      checked(r);
       return { positions, dims: r.dims, values: r.values };
     },
     async split(text) {
