@@ -47,9 +47,9 @@ void MoveAttention(const ModelConfig& c, const RunOptions& run,
   a.target = best.tokens.size();
   a.encoder = std::move(maps.attention);
   a.rollout = AttentionRollout(a.encoder, a.encoder_layers, a.heads, a.source);
-  a.decoder = std::move(best.decoder_attention);
-  a.cross = std::move(best.cross_attention);
-  a.sublayer_norms = std::move(best.sublayer_norms);
+  a.decoder = std::move(best.maps.self);
+  a.cross = std::move(best.maps.cross);
+  a.sublayer_norms = std::move(best.maps.norms);
   if (!maps.value_norms.empty()) {
     a.encoder_contributions =
         NormWeighted(a.encoder, maps.value_norms, a.encoder_layers, a.heads,
@@ -58,8 +58,8 @@ void MoveAttention(const ModelConfig& c, const RunOptions& run,
         NormWeighted(a.cross, maps.cross_value_norms, a.decoder_layers, a.heads,
                      a.target, a.source);
     a.decoder_contributions =
-        NormWeighted(a.decoder, best.decoder_value_norms, a.decoder_layers,
-                     a.heads, a.target, a.target);
+        NormWeighted(a.decoder, best.maps.values, a.decoder_layers, a.heads,
+                     a.target, a.target);
     const HeadMask& m = run.head_mask;
     ZeroMasked(m, AttentionKind::kEncoder, a.encoder_layers, a.heads,
                a.source * a.source, &a.encoder_contributions);

@@ -54,12 +54,12 @@ TEST_CASE("attention invariants: rows sum to 1, causal zeros, no padding") {
     for (size_t b = 0; b < enc.batch; ++b) {
       const Hypothesis& h = found[b][0];
       const size_t T = h.tokens.size(), S = enc.lengths[b];
-      CheckRowsSumToOne(h.decoder_attention, T, T);
-      CheckRowsSumToOne(h.cross_attention, T, S);
+      CheckRowsSumToOne(h.maps.self, T, T);
+      CheckRowsSumToOne(h.maps.cross, T, S);
       for (size_t lh = 0; lh < c.decoder_layers * c.heads; ++lh) {
         for (size_t i = 0; i < T; ++i) {
           for (size_t j = i + 1; j < T; ++j) {
-            CHECK(h.decoder_attention[(lh * T + i) * T + j] == 0.0f);
+            CHECK(h.maps.self[(lh * T + i) * T + j] == 0.0f);
           }
         }
       }
@@ -105,8 +105,46 @@ TEST_CASE("the cached decoder equals the teacher-forced one, attention too") {
       CHECK(h.log_prob == doctest::Approx(total).epsilon(1e-4));
       // The beam reordered rows many times; the attention must still be
       // this hypothesis's own.
-      CHECK(test::MaxAbsDiff(h.decoder_attention, self) <= 1e-5);
-      CHECK(test::MaxAbsDiff(h.cross_attention, cross) <= 1e-5);
+      CHECK(test::MaxAbsDiff(h.maps.self, self) <= 1e-5);
+      CHECK(test::MaxAbsDiff(h.maps.cross, cross) <= 1e-5);
+    }
+  }
+}
+
+TEST_CASE("only the best hypothesis carries its steps' captures") {
+  const Model model = LoadFixture("tiny_prenorm.heed");
+  const ModelConfig& c = model.config();
+  RunOptions run;
+  run.capture_attention = true;
+  run.capture_hidden = true;
+  run.capture_sublayer_norms = true;
+  run.capture_value_norms = true;
+  const EncoderOutput enc = model.Encode(Sources(), run);
+  DecodingOptions o;
+  o.beam_size = 4;
+  o.nbest = 3;
+  o.logit_lens = 2;
+  const auto found = Search(model, enc, o, run);
+  const size_t L = c.decoder_layers, H = c.heads;
+  for (size_t b = 0; b < enc.batch; ++b) {
+    REQUIRE(found[b].size() == 3);
+    const Hypothesis& best = found[b][0];
+    const size_t T = best.tokens.size(), S = enc.lengths[b];
+    CHECK(best.maps.self.size() == L * H * T * T);
+    CHECK(best.maps.cross.size() == L * H * T * S);
+    CHECK(best.maps.norms.size() == L * T * 4);
+    CHECK(best.maps.values.size() == L * H * T);
+    CHECK(best.lens.size() == L * T * 2);
+    CHECK(best.alternatives.size() == T);
+    for (size_t n = 1; n < 3; ++n) {
+      const Hypothesis& h = found[b][n];
+      CHECK(!h.tokens.empty());
+      CHECK(h.maps.self.empty());
+      CHECK(h.maps.cross.empty());
+      CHECK(h.maps.norms.empty());
+      CHECK(h.maps.values.empty());
+      CHECK(h.lens.empty());
+      CHECK(h.alternatives.empty());
     }
   }
 }

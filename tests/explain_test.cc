@@ -158,26 +158,26 @@ TEST_CASE(
       const EncoderOutput enc = model.Encode({sources[b]}, run);
       const Hypothesis h = Search(model, enc, o, run)[0][0];
       const size_t T = h.tokens.size();
-      REQUIRE(h.sublayer_norms.size() == L * T * 4);
+      REQUIRE(h.maps.norms.size() == L * T * 4);
       REQUIRE(T >= inputs.size());
       double worst = 0;
       for (size_t l = 0; l < L; ++l) {
         for (size_t i = 0; i < inputs.size(); ++i) {
           for (size_t k = 0; k < 4; ++k) {
             const double w = gold[b]["sublayer_norms"][l][i][k].get<double>();
-            const double got = h.sublayer_norms[(l * T + i) * 4 + k];
+            const double got = h.maps.norms[(l * T + i) * 4 + k];
             worst = std::max(worst, std::abs(got - w) / (1 + std::abs(w)));
           }
         }
       }
       CHECK(worst <= 1e-4);
       // ‖f_h(decoder input i)‖ of each self-attention head.
-      REQUIRE(h.decoder_value_norms.size() == L * H * T);
+      REQUIRE(h.maps.values.size() == L * H * T);
       worst = 0;
       for (size_t lh = 0; lh < L * H; ++lh) {
         for (size_t i = 0; i < inputs.size(); ++i) {
           const double w = gold[b]["decoder"][lh / H][lh % H][i].get<double>();
-          const double got = h.decoder_value_norms[lh * T + i];
+          const double got = h.maps.values[lh * T + i];
           worst = std::max(worst, std::abs(got - w) / (1 + std::abs(w)));
         }
       }

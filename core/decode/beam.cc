@@ -167,8 +167,8 @@ class Beams {
                          return x.score > y.score;
                        });
       for (size_t i = 0; i < done.size() && i < options_.nbest; ++i) {
-        results[b].push_back(
-            history_.Backtrack(done[i].node, done[i].score, enc_.lengths[b]));
+        results[b].push_back(history_.Backtrack(done[i].node, done[i].score,
+                                                enc_.lengths[b], i == 0));
       }
     }
     return results;

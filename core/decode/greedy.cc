@@ -59,7 +59,7 @@ std::vector<NBest> GreedySearch(const Model& model, const EncoderOutput& enc,
         results[b].push_back(history.Backtrack(
             node,
             cum / LengthPenalty(history.length(node), options.length_penalty),
-            enc.lengths[b]));
+            enc.lengths[b], true));
       } else {
         keep.push_back(r);
         next.push_back(best[0].token);

@@ -44,31 +44,10 @@ int History::Add(int parent, int token, float log_prob,
   node.token = token;
   node.log_prob = log_prob;
   node.length = parent < 0 ? 1 : nodes_[parent].length + 1;
+  model_.CaptureStep(state, row, &node.step);
   if (capture_) {
-    const StepAttention a = model_.LastStepAttention(state, row);
-    node.self.resize(layers_ * heads_ * a.self_len);
-    node.cross.resize(layers_ * heads_ * a.cross_len);
-    for (size_t lh = 0; lh < layers_ * heads_; ++lh) {
-      const float* self = a.self + lh * a.self_stride;
-      std::copy(self, self + a.self_len, node.self.data() + lh * a.self_len);
-      const float* cross = a.cross + lh * a.cross_stride;
-      std::copy(cross, cross + a.cross_len,
-                node.cross.data() + lh * a.cross_len);
-    }
     TopK(ranked != nullptr ? ranked : &state.log_probs[row * vocab_], vocab_,
          kAlternatives, -1, &node.alternatives);
-  }
-  if (norms_) {
-    const float* n = model_.LastStepSublayerNorms(state, row);
-    node.norms.assign(n, n + layers_ * 4);
-  }
-  if (values_) {
-    const float* v = model_.LastStepValueNorms(state, row);
-    node.values.assign(v, v + layers_ * heads_);
-  }
-  if (lens_k_ > 0) {
-    const float* x = model_.LastStepHidden(state, row);
-    node.hidden.assign(x, x + layers_ * model_.config().d_model);
   }
   if (confidence_) {
     const float* lp = &state.log_probs[row * vocab_];
@@ -108,7 +87,7 @@ void History::AddLens(const std::vector<int>& chain, Hypothesis* h) const {
   for (size_t i = 0; i < T; ++i) {
     const Node& n = nodes_[chain[i]];
     for (size_t l = 0; l < layers_; ++l) {
-      model_.LensLogProbs(&n.hidden[l * d], log_probs.data());
+      model_.LensLogProbs(&n.step.hidden[l * d], log_probs.data());
       TopK(log_probs.data(), vocab_, lens_k_, -1, &top);
       std::copy(top.begin(), top.end(), &h->lens[(l * T + i) * lens_k_]);
       h->lens_token_probs[l * T + i] = std::exp(log_probs[n.token]);
@@ -116,15 +95,14 @@ void History::AddLens(const std::vector<int>& chain, Hypothesis* h) const {
   }
 }
 
-Hypothesis History::Backtrack(int node, float score,
-                              size_t source_length) const {
+Hypothesis History::Backtrack(int node, float score, size_t source_length,
+                              bool maps) const {
   std::vector<int> chain;
   for (int n = node; n >= 0; n = nodes_[n].parent) chain.push_back(n);
   std::reverse(chain.begin(), chain.end());
   Hypothesis h;
   h.score = score;
   h.log_prob = nodes_[node].log_prob;
-  const size_t T = chain.size();
   for (int n : chain) h.tokens.push_back(nodes_[n].token);
   if (confidence_) {
     for (int n : chain) {
@@ -132,38 +110,13 @@ Hypothesis History::Backtrack(int node, float score,
       h.entropies.push_back(nodes_[n].entropy);
     }
   }
+  if (!maps) return h;
   if (lens_k_ > 0) AddLens(chain, &h);
-  if (norms_) {
-    h.sublayer_norms.resize(layers_ * T * 4);
-    for (size_t i = 0; i < T; ++i) {
-      for (size_t l = 0; l < layers_; ++l) {
-        std::copy_n(&nodes_[chain[i]].norms[l * 4], 4,
-                    &h.sublayer_norms[(l * T + i) * 4]);
-      }
-    }
-  }
-  if (values_) {  // step i read decoder input i
-    h.decoder_value_norms.resize(layers_ * heads_ * T);
-    for (size_t i = 0; i < T; ++i) {
-      for (size_t lh = 0; lh < layers_ * heads_; ++lh) {
-        h.decoder_value_norms[lh * T + i] = nodes_[chain[i]].values[lh];
-      }
-    }
-  }
-  if (!capture_) return h;
-  const size_t S = source_length;
-  h.decoder_attention.assign(layers_ * heads_ * T * T, 0.0f);
-  h.cross_attention.assign(layers_ * heads_ * T * S, 0.0f);
-  for (size_t i = 0; i < T; ++i) {
-    const Node& n = nodes_[chain[i]];
-    for (size_t lh = 0; lh < layers_ * heads_; ++lh) {
-      const float* self = n.self.data() + lh * (i + 1);
-      std::copy(self, self + i + 1,
-                h.decoder_attention.data() + (lh * T + i) * T);
-      const float* cross = n.cross.data() + lh * S;
-      std::copy(cross, cross + S, h.cross_attention.data() + (lh * T + i) * S);
-    }
-    h.alternatives.push_back(n.alternatives);
+  std::vector<const StepCapture*> steps(chain.size());
+  for (size_t i = 0; i < chain.size(); ++i) steps[i] = &nodes_[chain[i]].step;
+  h.maps = StackSteps(steps, layers_, heads_, source_length);
+  if (capture_) {
+    for (int n : chain) h.alternatives.push_back(nodes_[n].alternatives);
   }
   return h;
 }

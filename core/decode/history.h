@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/decode/options.h"
+#include "core/error.h"
 #include "core/model/model.h"
 
 namespace heed {
@@ -24,9 +25,9 @@ float Entropy(const float* log_probs, size_t n);
 class History {
  public:
   // What each node keeps, from the search's options and the run's captures:
-  // attention and alternatives (run.capture_attention), token confidence,
-  // hidden states for the logit lens (logit_lens > 0, the run capturing
-  // hidden states) and sublayer norms (run.capture_sublayer_norms).
+  // what the decoder state captures (Model::CaptureStep), alternatives
+  // (run.capture_attention), token confidence, and the logit lens's k.
+  // Throws heed::Error for a lens without run.capture_hidden.
   History(const Model& model, const DecodingOptions& options,
           const RunOptions& run)
       : model_(model),
@@ -35,9 +36,13 @@ class History {
         vocab_(model.config().target_vocab),
         capture_(run.capture_attention),
         confidence_(options.token_confidence),
-        lens_k_(options.logit_lens),
-        norms_(run.capture_sublayer_norms),
-        values_(run.capture_value_norms) {}
+        lens_k_(options.logit_lens) {
+    if (lens_k_ > 0 && !run.capture_hidden) {
+      throw Error(
+          "search: the logit lens needs the run's hidden states (no "
+          "captured hidden states)");
+    }
+  }
 
   // Records token (cumulative log-prob `log_prob`) after `parent` (or -1),
   // produced by row `row` of the step state.step - 1. state.log_probs hold
@@ -53,23 +58,21 @@ class History {
   // The tokens from the first to `node` (none for -1) into *out.
   void Tokens(int node, std::vector<int>* out) const;
 
-  // The hypothesis ending at `node`, with `score`.
-  Hypothesis Backtrack(int node, float score, size_t source_length) const;
+  // The hypothesis ending at `node`, with `score`; with `maps`, also what
+  // its steps captured (attention, norms, alternatives, the logit lens).
+  Hypothesis Backtrack(int node, float score, size_t source_length,
+                       bool maps) const;
 
  private:
   struct Node {
     int parent = -1;
     int token = 0;
-    float log_prob = 0.0f;     // cumulative
-    size_t length = 0;         // tokens up to and including this one
-    std::vector<float> self;   // (layers, heads, length) when captured
-    std::vector<float> cross;  // (layers, heads, source length)
-    std::vector<Candidate> alternatives;
-    float prob = 0.0f;          // of the token, with confidence
-    float entropy = 0.0f;       // of its step, with confidence
-    std::vector<float> hidden;  // (layers, d) with the lens
-    std::vector<float> norms;   // (layers, 4) with sublayer norms
-    std::vector<float> values;  // (layers, heads) with value norms
+    float log_prob = 0.0f;  // cumulative
+    size_t length = 0;      // tokens up to and including this one
+    StepCapture step;       // what the model captured (hidden with the lens)
+    std::vector<Candidate> alternatives;  // with attention
+    float prob = 0.0f;                    // of the token, with confidence
+    float entropy = 0.0f;                 // of its step, with confidence
   };
 
   // The entropy of row `row`'s distribution at the state's last step,
@@ -86,8 +89,6 @@ class History {
   bool capture_;
   bool confidence_;
   size_t lens_k_;
-  bool norms_;
-  bool values_;
   std::vector<Node> nodes_;
   size_t entropy_step_ = 0;       // the step entropies_ belong to
   std::vector<float> entropies_;  // per row of that step, NaN until computed

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/model/step_capture.h"
 
 namespace heed {
 
@@ -49,29 +50,21 @@ struct Hypothesis {
   std::vector<int> tokens;  // produced tokens, EOS last when it ended
   float log_prob = 0.0f;    // Σ log p(token)
   float score = 0.0f;       // log_prob with the length penalty applied
-  // Only when attention is captured; T = tokens.size(), S = source length.
-  // Row i is the step that produced tokens[i]; decoder self-attention column
-  // j is decoder input j (BOS, tokens[0], ...), so row i sees columns 0..i.
-  std::vector<float> decoder_attention;  // (decoder_layers, heads, T, T)
-  std::vector<float> cross_attention;    // (decoder_layers, heads, T, S)
-  std::vector<std::vector<Candidate>> alternatives;  // (T, ≤5): the best
-                                                     // tokens at each step
   // Only with token_confidence, from the model's distribution at each step
   // (before any rule against repetition):
   std::vector<float> token_probs;  // (T): p(tokens[i] | source, tokens[<i])
   std::vector<float> entropies;    // (T): −Σ p log p of step i, in nats
-  // Only with logit_lens = k: decoder layer l's output at step i projected
+  // The rest only for the best hypothesis of each sentence (the first
+  // returned): what its steps captured, T = tokens.size().
+  DecoderMaps maps;  // attention, sublayer and value norms, as captured
+  std::vector<std::vector<Candidate>> alternatives;  // (T, ≤5): the best
+                                                     // tokens at each step,
+                                                     // with attention
+  // With logit_lens = k: decoder layer l's output at step i projected
   // through the output layer (the logit lens), its k best tokens and its
   // probability of tokens[i]. The last layer's is the real distribution.
   std::vector<Candidate> lens;          // (decoder_layers, T, k)
   std::vector<float> lens_token_probs;  // (decoder_layers, T)
-  // Only with RunOptions::capture_sublayer_norms, per decoder layer and
-  // step: ‖x‖ entering self-attention, ‖what it adds‖, ‖x‖ entering
-  // cross-attention, ‖what it adds‖.
-  std::vector<float> sublayer_norms;  // (decoder_layers, T, 4)
-  // Only with RunOptions::capture_value_norms: ‖(x_j W_V + b_V)^h W_O^h‖ of
-  // each decoder input j (BOS, tokens[0], ...) in each self-attention head.
-  std::vector<float> decoder_value_norms;  // (decoder_layers, heads, T)
 };
 
 // Number of next-token candidates kept per step when capturing.

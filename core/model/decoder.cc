@@ -288,48 +288,32 @@ void Model::KeepValueNorms(DecoderState& s, size_t layer,
   }
 }
 
-const float* Model::LastStepValueNorms(const DecoderState& s,
-                                       size_t row) const {
-  if (!s.capture_values || row >= s.rows) {
-    throw Error("decoder: no captured value norms for row " +
-                std::to_string(row));
+void Model::CaptureStep(const DecoderState& s, size_t row,
+                        StepCapture* out) const {
+  if (row >= s.rows) {
+    throw Error("decoder: no row " + std::to_string(row) + " to capture");
   }
-  return &s.value_norms[row * config_.decoder_layers * config_.heads];
-}
-
-const float* Model::LastStepSublayerNorms(const DecoderState& s,
-                                          size_t row) const {
-  if (!s.capture_norms || row >= s.rows) {
-    throw Error("decoder: no captured sublayer norms for row " +
-                std::to_string(row));
+  const size_t L = config_.decoder_layers, H = config_.heads;
+  const size_t d = config_.d_model;
+  auto keep = [](bool on, const float* from, size_t n, std::vector<float>* to) {
+    if (on) to->assign(from, from + n);
+  };
+  keep(s.capture_hidden, &s.hidden_out[row * L * d], L * d, &out->hidden);
+  keep(s.capture_norms, &s.sublayer_norms[row * L * 4], L * 4, &out->norms);
+  keep(s.capture_values, &s.value_norms[row * L * H], L * H, &out->values);
+  if (!s.capture) return;
+  // The probabilities sit in blocks of T (self) and S (cross) per layer and
+  // head, of which the first step (len_b) are this step's.
+  const size_t S = s.source->max_len, T = s.capacity;
+  const size_t len = s.source->lengths[s.sentence[row]];
+  out->self.resize(L * H * s.step);
+  out->cross.resize(L * H * len);
+  for (size_t lh = 0; lh < L * H; ++lh) {
+    std::copy_n(&s.self_probs[(row * L * H + lh) * T], s.step,
+                &out->self[lh * s.step]);
+    std::copy_n(&s.cross_probs[(row * L * H + lh) * S], len,
+                &out->cross[lh * len]);
   }
-  return &s.sublayer_norms[row * config_.decoder_layers * 4];
-}
-
-StepAttention Model::LastStepAttention(const DecoderState& s,
-                                       size_t row) const {
-  if (!s.capture || row >= s.rows) {
-    throw Error("decoder: no captured attention for row " +
-                std::to_string(row));
-  }
-  const size_t LH = config_.decoder_layers * config_.heads;
-  const size_t S = s.source->max_len;
-  StepAttention a;
-  a.self = s.self_probs.data() + row * LH * s.capacity;
-  a.self_stride = s.capacity;
-  a.self_len = s.step;
-  a.cross = s.cross_probs.data() + row * LH * S;
-  a.cross_stride = S;
-  a.cross_len = s.source->lengths[s.sentence[row]];
-  return a;
-}
-
-const float* Model::LastStepHidden(const DecoderState& s, size_t row) const {
-  if (!s.capture_hidden || row >= s.rows) {
-    throw Error("decoder: no captured hidden states for row " +
-                std::to_string(row));
-  }
-  return &s.hidden_out[row * config_.decoder_layers * config_.d_model];
 }
 
 void Model::LensLogProbs(const float* x, float* log_probs) const {

@@ -12,6 +12,7 @@
 #include "core/model/config.h"
 #include "core/model/model_file.h"
 #include "core/model/run_options.h"
+#include "core/model/step_capture.h"
 #include "core/model/weights.h"
 
 namespace heed {
@@ -56,16 +57,6 @@ struct ForcedCaptures {
   // With a probe of a decoder or cross head: its queries (T, head_dim) and
   // keys (T or len_b, head_dim).
   std::vector<float> queries, keys;
-};
-
-// What one row attended to in the last decoder step, per layer and head:
-// block lh = layer · heads + head starts at self + lh · self_stride (and
-// cross + lh · cross_stride) and holds self_len (cross_len) probabilities.
-struct StepAttention {
-  const float* self = nullptr;  // over decoder inputs 0..step-1
-  size_t self_stride = 0, self_len = 0;
-  const float* cross = nullptr;  // over the row's source tokens
-  size_t cross_stride = 0, cross_len = 0;
 };
 
 // Decoder state for R hypotheses ("rows") that advance in lockstep. Searches
@@ -152,24 +143,13 @@ class Model {
   void Step(DecoderState& state, const int* tokens,
             const RunOptions& run) const;
 
-  // What row `row` attended to in the last step; throws heed::Error unless
-  // the state was started with attention capture.
-  StepAttention LastStepAttention(const DecoderState& state, size_t row) const;
-
-  // Decoder layer outputs of row `row` in the last step, (decoder_layers, d)
-  // row-major; throws heed::Error unless started with capture_hidden.
-  const float* LastStepHidden(const DecoderState& state, size_t row) const;
-
-  // Row `row`'s sublayer norms of the last step, (decoder_layers, 4) as in
-  // DecoderState; throws heed::Error unless started with
-  // capture_sublayer_norms.
-  const float* LastStepSublayerNorms(const DecoderState& state,
-                                     size_t row) const;
-
-  // Row `row`'s decoder self-attention value norms of the last step (of the
-  // input the row read), (decoder_layers, heads); throws heed::Error unless
-  // started with capture_value_norms.
-  const float* LastStepValueNorms(const DecoderState& state, size_t row) const;
+  // Row `row`'s captures of the last step, as the state was started to
+  // keep them (run's capture_attention, capture_hidden,
+  // capture_sublayer_norms, capture_value_norms), into *out; fields the
+  // state does not capture are left as they are. Throws heed::Error for a
+  // row the state does not have.
+  void CaptureStep(const DecoderState& state, size_t row,
+                   StepCapture* out) const;
 
   // log_probs [target_vocab] the output layer gives for a decoder hidden
   // state x [d] (after the final LayerNorm of pre-norm models): the logit
