@@ -43,44 +43,57 @@ function checked(r) {
   if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
 }
 
+// The engine and its module until dispose(). use(fn) runs fn against the
+// engine. A JavaScript exception thrown inside it (a value Embind cannot
+// convert) unwinds the wasm frames without restoring their stack pointer,
+// so use() restores it, or each such call would leak wasm stack until the
+// module fails for good. dispose() from inside a call (its onSentence)
+// cannot free the engine under it: the call is told to stop at its next
+// step (stopping()), and the engine is freed when it returns.
+function holdEngine(module, engine) {
+  let busy = false, disposeAfter = false;
+  const free = () => {
+    engine?.delete();
+    module?.heedWorkers?.().forEach((w) => w.terminate());
+    engine = null;
+    module = null;
+  };
+  const live = () => {
+    if (!engine) throw new Error("heed: this translator was disposed");
+  };
+  return {
+    live,
+    stopping: () => disposeAfter,
+    heapBytes: () => module.heapBytes(),
+    use(fn) {
+      live();
+      const held = module;
+      const sp = held.stackSave();
+      busy = true;
+      try {
+        return fn(engine);
+      } finally {
+        busy = false;
+        held.stackRestore(sp);
+        if (disposeAfter) free();
+      }
+    },
+    dispose() {
+      if (busy) disposeAfter = true;
+      else free();
+    },
+  };
+}
+
 async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
   let [{ engine: engineModule, threads: running }, bytes] =
     await Promise.all([loadEngine(wasmUrl, threads), readModel(model, onProgress)]);
   const loaded = engineModule.Engine.load(bytes, running);
-  bytes = null;
+  bytes = null;  // the engine has its own copy
   if (loaded.error !== undefined) throw new Error(`heed: ${loaded.error}`);
-  let engine = loaded.engine;
+  const { live, use, stopping, heapBytes, dispose } = holdEngine(engineModule, loaded.engine);
+  engineModule = null;
   const queue = makeQueue();
-  // Runs fn against the engine. A JavaScript exception thrown inside it (a
-  // value Embind cannot convert) unwinds the wasm frames without restoring
-  // their stack pointer, so it is restored here, or each such call would
-  // leak wasm stack until the module fails for good.
-  const live = () => {
-    if (!engine) throw new Error("heed: this translator was disposed");
-  };
-  // dispose() from inside a call (its onSentence) cannot free the engine
-  // under it: the call is told to stop at its next step, and the engine is
-  // freed when it returns.
-  let busy = false, disposeAfter = false;
-  const free = () => {
-    engine?.delete();
-    engineModule?.heedWorkers?.().forEach((w) => w.terminate());
-    engine = null;
-    engineModule = null;
-  };
-  const use = (fn) => {
-    live();
-    const module = engineModule;
-    const sp = module.stackSave();
-    busy = true;
-    try {
-      return fn(engine);
-    } finally {
-      busy = false;
-      module.stackRestore(sp);
-      if (disposeAfter) free();
-    }
-  };
 
   return {
     translate(text, options = {}) {
@@ -98,7 +111,7 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
         const each = guard && ((s) => guard.each(prepareSentence(s)));
         // Polled between decoding steps: an abort from a callback (or, in
         // the worker, from the page through shared memory) stops the call.
-        const cancelled = (signal || onSentence) && (() => disposeAfter || Boolean(signal?.aborted));
+        const cancelled = (signal || onSentence) && (() => stopping() || Boolean(signal?.aborted));
         const r = use((e) => e.translate(text, checkOptions(rest), each, cancelled));
         live();  // disposed by its own onSentence
         guard?.rethrow();
@@ -121,7 +134,7 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
       return queue(signal, () => {
         live();
         checkText(text);
-        const cancelled = signal && (() => disposeAfter || Boolean(signal.aborted));
+        const cancelled = signal && (() => stopping() || Boolean(signal.aborted));
         const r = use((e) => e.exportJson(text, checkOptions(rest), cancelled));
         checked(r);
         return r.json;
@@ -144,14 +157,11 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
     info() {
       return use((e) => {
         const i = e.info();
-        return { ...i, heapBytes: engineModule.heapBytes(), threads: running };
+        return { ...i, heapBytes: heapBytes(), threads: running };
       });
     },
     // Frees the engine and lets the module's memory be collected even while
     // this object is still referenced.
-    dispose() {
-      if (busy) disposeAfter = true;
-      else free();
-    },
+    dispose,
   };
 }

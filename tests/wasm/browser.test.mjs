@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { execFileSync, fork } from "node:child_process";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { heed } from "../native.mjs";
 
 const root = new URL("../../", import.meta.url).pathname;
 const model = "tests/fixtures/tiny_prenorm.heed";
@@ -31,7 +32,7 @@ test("the module runs in a worker in Chromium and matches the native build", asy
     page.on("pageerror", (e) => errors.push(String(e)));
     page.on("request", (r) => { if (!r.url().startsWith(address)) foreign.push(r.url()); });
     const url = `${address}tests/wasm/worker.html?model=/${model}&to=de&lines=${encodeURIComponent(JSON.stringify(lines))}`;
-    const want = execFileSync(join(root, "build/release/heed"),
+    const want = execFileSync(heed,
       ["translate", "--model", join(root, model), "--to", "de", "--beam", "4"],
       { input: lines.join("\n") + "\n", stdio: ["pipe", "pipe", "ignore"] }).toString().split("\n").slice(0, 3);
 

@@ -7,11 +7,10 @@ import { existsSync, readFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { nativeTargets, wasmArithmetic } from "../native.mjs";
+import { heed, nativeTargets, wasmArithmetic } from "../native.mjs";
 
 const root = new URL("../../", import.meta.url).pathname;
 const { createTranslator } = await import(join(root, "build/wasm/dist/heed.js"));
-const heed = join(root, "build/release/heed");
 const model = join(root, "tests/fixtures/tiny_prenorm.heed");
 const shipped = join(root, "models/heed-en-de.heed");  // the trained model
 const shippedInt8 = join(root, "models/heed-en-de-int8.heed");  // its int8 copy

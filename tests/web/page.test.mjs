@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { wasmArithmetic } from "../native.mjs";
+import { heed, wasmArithmetic } from "../native.mjs";
 
 const root = new URL("../../", import.meta.url).pathname;
 const shots = join(root, "build/screenshots");
@@ -22,7 +22,7 @@ const requests = [], foreign = [], errors = [], dialogs = [];
 const simd = wasmArithmetic(model);
 
 function native(line, to, beam, extra = []) {
-  return execFileSync(join(root, "build/release/heed"),
+  return execFileSync(heed,
     ["translate", "--model", model, "--to", to, "--beam", String(beam), ...simd, ...extra],
     { input: `${line}\n`, stdio: ["pipe", "pipe", "ignore"] }).toString().split("\n")[0];
 }
@@ -354,7 +354,7 @@ test("the neuron view's weights from q and k are the head's attention", async ()
   const sentence = Number(await page.$eval("#sentence", (s) => s.value || "0"));
   const beam = await page.$eval("#beam", (b) => b.value);
   const dir = mkdtempSync(join(tmpdir(), "heed-"));
-  execFileSync(join(root, "build/release/heed"), ["translate", "--model", model, "--to", to, "--beam", beam, ...simd,
+  execFileSync(heed, ["translate", "--model", model, "--to", to, "--beam", beam, ...simd,
     "--attention-json", join(dir, "a.json")], { input: `${text}\n`, stdio: ["pipe", "ignore", "ignore"] });
   const want = JSON.parse(readFileSync(join(dir, "a.json")))[0].sentences[sentence].attention.cross[1][2][1];
   assert.equal(weights.length, want.length);

@@ -1,8 +1,70 @@
-// Contributions: raw attention, what each token actually adds (norm-based,
-// Kobayashi et al. 2020) and the encoder's rollout side by side, and each
-// target word's source and previous-word shares per decoder layer.
-import { display, labels, shape } from "../views/attention.js";
-import { drawContributions, drawShares, overstated } from "../views/contributions.js";
+// Contributions tab: for one layer and head (or the layer's average), raw
+// attention beside what each token actually adds (norm-weighted, Kobayashi
+// et al. 2020) and, for the encoder, the attention rollout through the
+// layers (Abnar & Zuidema 2020); below, each target word's source and
+// previous-word shares per decoder layer. Each map is scaled to its own
+// largest value, so the view compares where the weight goes, not how much.
+import { display, labels, pick, shape } from "../views/attention.js";
+import { css, viridis } from "../views/color.js";
+import { layerGrid } from "../views/table.js";
+import { drawHeatmap } from "../views/heatmap.js";
+
+// canvases: { raw, weighted, rollout }; kind "encoder", "decoder" or "cross".
+function drawContributions(canvases, sentence, kind, layer, head, width) {
+  const a = sentence.attention;
+  const [rows, cols] = shape(a, kind);
+  const { rows: rowLabels, cols: colLabels } = labels(sentence, kind);
+  const opts = { rowLabels, colLabels, width, causal: kind === "decoder" };
+  drawHeatmap(canvases.raw, pick(a, kind, layer, head), rows, cols, opts);
+  // One head: α·‖f_h(x)‖. All heads: the layer's ‖Σ_h α f_h(x)‖, not an
+  // average, so that heads that cancel show as cancelling.
+  const weighted = head === "mean" ? a.contributions.layer[kind][layer]
+    : pick({ ...a.contributions, shapes: a.shapes }, kind, layer, head);
+  drawHeatmap(canvases.weighted, weighted, rows, cols, opts);
+  canvases.rollout.closest("figure").hidden = kind !== "encoder";
+  if (kind === "encoder") {
+    drawHeatmap(canvases.rollout, a.rollout[layer], rows, cols, opts);
+  } else {
+    canvases.rollout.width = 0;  // rollout is of the encoder's layers only
+  }
+  return { raw: pick(a, kind, layer, head), weighted };
+}
+
+// The share of each column's total (over rows) in raw and weighted maps,
+// and the column whose share falls most: where attention overstates.
+function overstated(raw, weighted, rows, cols) {
+  const sums = (m) => {
+    const s = new Float64Array(cols);
+    for (let i = 0; i < rows; ++i) for (let j = 0; j < cols; ++j) s[j] += m[i * cols + j];
+    const total = s.reduce((x, y) => x + y, 0) || 1;
+    return s.map((x) => x / total);
+  };
+  const r = sums(raw), w = sums(weighted);
+  let worst = 0;
+  for (let j = 1; j < cols; ++j) if (r[j] - w[j] > r[worst] - w[worst]) worst = j;
+  return { column: worst, raw: r[worst], weighted: w[worst] };
+}
+
+// table: per decoder layer (rows, the last on top) and target piece
+// (columns), the share of what the layer added that came from the source:
+// ‖cross‖ / (‖cross‖ + ‖self‖), from the sublayer norms.
+function drawShares(table, sentence) {
+  const norms = sentence.attention.contributions?.sublayerNorms;
+  table.replaceChildren();
+  if (!norms) return;
+  layerGrid(table, sentence.targetPieces, norms.length, (l, i, piece) => {
+    const self = norms[l][i * 4 + 1], cross = norms[l][i * 4 + 3];
+    const share = cross / (cross + self || 1);
+    const td = document.createElement("td");
+    td.textContent = `${Math.round(100 * share)}%`;
+    td.dataset.share = share.toFixed(4);
+    td.style.background = css(viridis(share));
+    td.style.color = share > 0.55 ? "black" : "white";
+    td.title = `${display(piece)}, layer ${l + 1}: ${Math.round(100 * share)}% from the source, ` +
+      `${Math.round(100 * (1 - share))}% from the words before`;
+    return td;
+  });
+}
 
 export function mount(root, ctx) {
   root.querySelector("#contrib-kind").addEventListener("input", ctx.render);
