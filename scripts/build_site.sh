@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Assembles the static page in build/site: web/, the ES module (lib/) and
-# the shipped model (models/). Everything it needs is in that folder, so it
-# can be served by any static file server, or opened offline once loaded.
+# the shipped models (models/: translation, language detection). Everything
+# it needs is in that folder, so it can be served by any static file
+# server, or opened offline once loaded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ -f build/wasm/dist/heed.js ]] || bash scripts/build_wasm.sh
@@ -10,7 +11,7 @@ rm -rf "$site"
 mkdir -p "$site/lib" "$site/models"
 cp -r web/. "$site/"
 cp build/wasm/dist/*.js build/wasm/dist/*.wasm "$site/lib/"
-cp models/heed-en-de-int8.heed "$site/models/"
+cp models/heed-en-de-int8.heed models/langid-en-de.json "$site/models/"
 # The service worker's list of files to keep and its version (a hash of
 # them), so that a new build replaces the old copies.
 node --input-type=module - "$site" <<'JS'

@@ -2,12 +2,15 @@
 // a text in one request whose sentences arrive batch by batch, and hands
 // each translation to the attention explorer. User text is only ever set as text, never HTML.
 import { createTranslator } from "heed";  // wasm/, mapped in index.html
+import { detectLanguages, loadLanguageModel } from "heed/langid";
 import { createExplorer } from "./inside.js";
 import { readHash, writeHash } from "./share.js";
 
 // The int8 copy: half the download, the F16 model's BLEU within 0.5
 // (models/README.md).
 const MODEL = "models/heed-en-de-int8.heed";
+// The language detector the Auto direction asks (models/recipe/langid.py).
+const LANGID = "models/langid-en-de.json";
 const EXAMPLES = {
   en: ["A dog runs through the park with a ball.",
     "Two men are playing football on the beach.",
@@ -33,9 +36,35 @@ function showError(e) {
   $("error").hidden = false;
 }
 
+let detector = null;
+
+// From and to: as chosen, or with Auto the language the detector finds in
+// the text (English while it finds neither) into the other one.
 function direction() {
-  const [from, to] = $("direction").value.split("-");
-  return { from, to };
+  const value = $("direction").value;
+  if (value !== "auto") {
+    const [from, to] = value.split("-");
+    return { from, to };
+  }
+  const [best] = detector ? detectLanguages(detector, $("source").value) : [];
+  const from = best?.detectedLanguage === "de" ? "de" : "en";
+  return { from, to: from === "en" ? "de" : "en", detected: best };
+}
+
+// With Auto, says which language was found and how sure the detector is.
+function showDetected() {
+  const { detected } = direction();
+  $("detected").hidden = !detected;
+  if (!detected) return;
+  const { detectedLanguage: lang, confidence } = detected;
+  $("detected").textContent = lang === "und" ? "Language not recognised: read as English"
+    : `Detected: ${NAMES[lang]} (${Math.round(100 * confidence)}%)`;
+}
+
+async function loadDetector() {
+  const response = await fetch(LANGID);
+  if (!response.ok) throw new Error(`heed: cannot fetch ${LANGID}: HTTP ${response.status}`);
+  return loadLanguageModel(new Uint8Array(await response.arrayBuffer()));
 }
 
 function fillExamples() {
@@ -129,6 +158,7 @@ async function translate() {
   running = globalThis.crossOriginIsolated ? new AbortController() : null;
   const text = $("source").value;
   const { to } = direction();
+  showDetected();
   const options = { to, beam: Number($("beam").value) };
   $("error").hidden = true;
   $("copy").disabled = true;
@@ -196,8 +226,7 @@ async function translate() {
 
 // The URL's hash follows what is shown, without adding history entries.
 function updateLink() {
-  const { from, to } = direction();
-  const hash = writeHash({ text: $("source").value, direction: `${from}-${to}`, beam: $("beam").value,
+  const hash = writeHash({ text: $("source").value, direction: $("direction").value, beam: $("beam").value,
                            ...(explorer && !$("inside").hidden ? explorer.snapshot() : {}) });
   history.replaceState(null, "", hash);
 }
@@ -267,7 +296,7 @@ navigator.serviceWorker?.register("sw.js").catch(() => {});
 openLink();
 fillExamples();
 try {
-  translator = await load();
+  [translator, detector] = await Promise.all([load(), loadDetector()]);
   explorer = createExplorer(translator, showError, updateLink);
   $("translate").disabled = false;
   document.body.dataset.ready = "true";

@@ -148,6 +148,20 @@ test("the swap button swaps the direction and the texts", async () => {
   assert.equal(await page.inputValue("#source"), before);
 });
 
+test("Detect language translates German into English and English into German, saying what it found", async () => {
+  const german = "Ich habe heute leider keine Zeit.", english = "The weather is nice today.";
+  await page.fill("#source", german);
+  const toEnglish = await translated(() => page.selectOption("#direction", "auto"));
+  assert.equal(toEnglish, native(german, "en", 4));
+  assert.match(await page.textContent("#detected"), /^Detected: German \(\d+%\)$/);
+  await page.fill("#source", english);
+  const toGerman = await translated(() => page.click("#translate"));
+  assert.equal(toGerman, native(english, "de", 4));
+  assert.match(await page.textContent("#detected"), /^Detected: English/);
+  await translated(() => page.selectOption("#direction", "en-de"));
+  assert.equal(await page.isHidden("#detected"), true);
+});
+
 test("the alignment view draws, follows layer and head, and highlights on hover", async () => {
   await translated(async () => {
     await page.fill("#source", "A dog runs through the park with a ball.");
