@@ -1,0 +1,139 @@
+// heed's Translator API (translator-api.js) in headless Chromium: the
+// web-platform-tests of ai/translator, ported (tests/wasm/wpt/), run on the
+// shipped int8 model; then the polyfill, the quota and a module Web Worker
+// (translator-api-worker.html). Nothing is fetched from elsewhere.
+//
+// The ported WPT files, one page visit each (a fresh page, as WPT runs
+// them): translator.optional, translator-bad-input, translator-locale,
+// translator (monitor), translator-create-user-activation.optional,
+// translator-translate-concurrent.optional,
+// translator-translate-streaming-concurrent.optional,
+// translator-translate-post-abort.tentative and
+// translator-translate-streaming-post-abort.tentative, with
+// ai/resources/util.js, ai/resources/locale-util.js and
+// ai/translator/resources/util.js. Adaptations:
+// - the pair is English→German (the WPT: English→Japanese), and the
+//   expected translation of "hello" is heed's own (its translate() in
+//   Node, passed to the page), not "こんにちは";
+// - no user activation: createTranslator() is Translator.create() without
+//   test_driver.bless(); the NotAllowedError without activation is left
+//   out. In its place the first test of translator.optional checks that
+//   the pair is "downloadable" before the first create(), and
+//   translator-create-user-activation keeps only its availability checks
+//   (assert_implements_optional becomes an assertion that the pair is
+//   not "unavailable");
+// - "Simple Translator.translateStreaming() call" also checks that the
+//   chunks join to the translation;
+// - translator-locale awaits its rejections (the WPT leave them floating);
+// - readStream() and kTestPrompt2, which the concurrent tests use, are
+//   defined in wpt/resources/util.js;
+// - no permissions policy, no iframes; testharness.js is a small shim of
+//   our own (wpt/testharness.js); gc() is Chromium's, with --expose-gc;
+// - the WPT call the global Translator: the page puts heed's in place of
+//   any the browser has.
+// Left out: the tentative files of the older API (ai.translator,
+// AITranslator, canTranslate) that these replaced.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { fork } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+const root = new URL("../../", import.meta.url).pathname;
+const model = "/models/heed-en-de-int8.heed";
+const { createTranslator } = await import(join(root, "build/wasm/dist/heed.js"));
+const heed = await createTranslator({ model: join(root, model) });
+const files = readdirSync(join(root, "tests/wasm/wpt/translator")).filter((f) => f.endsWith(".js")).sort();
+
+let server, address, browser;
+const requests = [];
+
+before(async () => {
+  server = fork(join(root, "scripts/serve.mjs"), ["--port", "0"], { silent: true });
+  address = await new Promise((resolve) => server.on("message", (m) => {
+    if (m.address) resolve(m.address);
+    if (m.request) requests.push(m.request);
+  }));
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium", headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--js-flags=--expose-gc",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+  heed.dispose();
+});
+
+// Opens a page and waits for its window.result; errors on the page and
+// requests to other origins are collected.
+async function visit(path) {
+  const page = await browser.newPage();
+  const errors = [], foreign = [];
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("request", (r) => { if (!r.url().startsWith(address)) foreign.push(r.url()); });
+  try {
+    await page.goto(`${address}${path}`);
+    await page.waitForFunction(() => window.result !== undefined, null, { timeout: 180000 });
+    return { result: await page.evaluate(() => window.result), errors, foreign };
+  } finally {
+    await page.close();
+  }
+}
+
+test("the web-platform-tests of ai/translator, ported, pass in Chromium", async (t) => {
+  const hello = (await heed.translate("hello", { to: "de" })).text;
+  let tests = 0, assertions = 0;
+  for (const file of files) {
+    await t.test(file, async (st) => {
+      const { result, errors, foreign } = await visit(
+        `tests/wasm/translator-api-wpt.html?test=${file}&model=${model}&hello=${encodeURIComponent(hello)}`);
+      assert.equal(result.error, undefined, result.error);
+      const failed = result.results.filter((r) => r.status !== "PASS");
+      assert.deepEqual(failed, [], JSON.stringify(failed, null, 1));
+      assert.ok(result.results.length > 0, "the file has tests");
+      assert.equal(result.passed, result.assertions, "every assertion passed");
+      assert.deepEqual(foreign, []);
+      assert.deepEqual(errors, []);
+      st.diagnostic(`${result.results.length} tests, ${result.assertions} assertions passed` +
+                    ` (Chromium's own Translator: ${result.native})`);
+      tests += result.results.length;
+      assertions += result.assertions;
+    });
+  }
+  t.diagnostic(`${files.length} files, ${tests} tests, ${assertions} assertions, all passed`);
+});
+
+test("install() defines Translator only where there is none; quota; a module Web Worker", async () => {
+  const texts = ["hello", "A dog runs in the park.  Two men play football.\n\nThe girl sings."];
+  const wants = [];
+  for (const text of texts) wants.push((await heed.translate(text, { to: "de" })).text);
+  const { result, errors, foreign } = await visit(
+    `tests/wasm/translator-api-worker.html?model=${model}&texts=${encodeURIComponent(JSON.stringify(texts))}`);
+  assert.equal(result.error, undefined, result.error);
+  const { polyfill, quota, page, worker } = result;
+  if (polyfill.native !== "undefined") assert.ok(polyfill.keptIsNative, "Chromium's own Translator is kept");
+  assert.ok(polyfill.keptSentinel, "an existing Translator is kept");
+  assert.ok(polyfill.defined, "defined where there was none");
+  assert.deepEqual(polyfill.descriptor, [true, false, true], "writable, not enumerable, configurable");
+  assert.deepEqual(quota, { name: "QuotaExceededError", isQuotaExceededError: true,
+                            requested: 2 ** 20 + 1, quota: 2 ** 20 });
+  assert.deepEqual(page, wants, "the page's translations are heed's own");
+  assert.equal(worker.error, undefined, worker.error);
+  assert.equal(worker.before, "undefined");
+  assert.ok(worker.installed, "installed on the worker's global");
+  assert.deepEqual(worker.availability, ["downloadable", "available"]);
+  assert.deepEqual(worker.languages, ["en", "de"]);
+  assert.equal(worker.progress[0], 0);
+  assert.equal(worker.progress.at(-1), 1);
+  assert.deepEqual(worker.translated, wants);
+  assert.deepEqual(worker.streamed.map((chunks) => chunks.join("")), wants);
+  assert.ok(worker.streamed[1].length >= 3, `a chunk per sentence: ${JSON.stringify(worker.streamed[1])}`);
+  assert.ok(requests.some((u) => u.includes("translator-api-worker.mjs")), "the worker script was loaded");
+  assert.deepEqual(foreign, []);
+  assert.deepEqual(errors, []);
+});
