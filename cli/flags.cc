@@ -54,11 +54,40 @@ HeadRef ToHead(const std::string& name, const std::string& value) {
           ToSize(name, value.substr(b + 1))};
 }
 
+// "cross:1,encoder-ffn:0" → the sublayers to switch off.
+std::vector<SublayerRef> ToSublayers(const std::string& name,
+                                     const std::string& value) {
+  std::vector<SublayerRef> out;
+  std::istringstream items(value);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    const size_t colon = item.find(':');
+    int k = -1;
+    for (int i = 0; i < kSublayerKinds; ++i) {
+      if (item.substr(0, colon) == SublayerName(static_cast<SublayerKind>(i))) {
+        k = i;
+      }
+    }
+    if (k < 0 || colon == std::string::npos) {
+      throw UsageError("option '" + name +
+                       "' needs SUBLAYER:LAYER[,...] (SUBLAYER encoder-self, "
+                       "encoder-ffn, decoder-self, cross or decoder-ffn), "
+                       "not '" +
+                       item + "'");
+    }
+    out.push_back(
+        {static_cast<SublayerKind>(k), ToSize(name, item.substr(colon + 1))});
+  }
+  if (out.empty()) throw UsageError("option '" + name + "' names no sublayer");
+  return out;
+}
+
 }  // namespace
 
 // Flags of the CLI's own, beside the translate options of the table.
-constexpr const char* kCliFlags[] = {"--model", "--attention-json", "--out",
-                                     "--query-key", "--simd"};
+constexpr const char* kCliFlags[] = {"--model",      "--attention-json",
+                                     "--out",        "--query-key",
+                                     "--switch-off", "--simd"};
 
 Flags ParseFlags(const std::vector<std::string>& args) {
   Flags flags;
@@ -134,6 +163,10 @@ TranslateOptions ReadOptions(const Flags& flags) {
   }
   if (flags.count("--query-key") != 0) {
     options.query_key = ToHead("--query-key", flags.at("--query-key"));
+  }
+  if (flags.count("--switch-off") != 0) {
+    options.switched_off =
+        ToSublayers("--switch-off", flags.at("--switch-off"));
   }
   NeedAttentionJson(flags, "--contributions", options.contributions);
   NeedAttentionJson(flags, "--query-key", options.query_key.has_value());

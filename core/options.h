@@ -1,6 +1,7 @@
 // What a translation request asks for: the decoding options (decode/
 // options.h) and what the translator adds around them: language, what to
-// capture, heads to switch off, limits, threads, a forced prefix.
+// capture, heads, sublayers or positions to switch off, limits, threads, a
+// forced prefix.
 #ifndef HEED_CORE_OPTIONS_H_
 #define HEED_CORE_OPTIONS_H_
 
@@ -21,22 +22,32 @@ struct HeadRef {
   size_t head = 0;
 };
 
+// One sublayer to switch off: its kind and layer.
+struct SublayerRef {
+  SublayerKind kind = SublayerKind::kEncoderSelf;
+  size_t layer = 0;
+};
+
 // The decoding options (beam size, length penalty, limits, n-best, rules
 // against repetition; see decode/options.h for their defaults) and what the
 // translator adds around them.
 struct TranslateOptions : DecodingOptions {
   std::string to;  // target language code ("de"); required when the model
                    // has several target languages, else optional
-  bool attention = false;             // return every attention map
-  bool contributions = false;         // and the norm-based contributions
-  std::vector<HeadRef> masked_heads;  // heads whose output is zeroed
-  std::optional<HeadRef> query_key;   // a head whose query and key vectors
-                                      // to return (with the attention)
-  size_t max_sentence_tokens = 256;   // longer sentences are translated in
-                                      // pieces of at most this many tokens
-  size_t max_batch = 32;              // sentences decoded together (fewer
-                                      // when beam × batch would pass 1024
-                                      // hypotheses; the output is the same)
+  bool attention = false;                 // return every attention map
+  bool contributions = false;             // and the norm-based contributions
+  std::vector<HeadRef> masked_heads;      // heads whose output is zeroed
+  std::vector<SublayerRef> switched_off;  // sublayers whose output is zeroed
+  std::string positions = "on";      // "on", "off" (no positional encoding) or
+                                     // "shuffled" (the source's positions
+                                     // permuted; see RunOptions::positions)
+  std::optional<HeadRef> query_key;  // a head whose query and key vectors
+                                     // to return (with the attention)
+  size_t max_sentence_tokens = 256;  // longer sentences are translated in
+                                     // pieces of at most this many tokens
+  size_t max_batch = 32;             // sentences decoded together (fewer
+                                     // when beam × batch would pass 1024
+                                     // hypotheses; the output is the same)
   size_t max_input_bytes = size_t{1} << 20;  // a longer text is refused
                                              // (heed::TextError), in [1, 2^30]
   // With attention: the most the maps of one text may take (counted at the

@@ -39,6 +39,38 @@ void SetMask(const ModelConfig& c, const std::vector<HeadRef>& heads,
   }
 }
 
+// Fills *mask in place with the sublayers switched off; throws for one the
+// model does not have.
+void SetSublayers(const ModelConfig& c, const std::vector<SublayerRef>& off,
+                  SublayerMask* mask) {
+  for (const SublayerRef& s : off) {
+    const int kind = static_cast<int>(s.kind);
+    if (kind < 0 || kind >= kSublayerKinds) {
+      throw Error("sublayer kind " + std::to_string(kind) +
+                  " is not one of encoder-self, encoder-ffn, decoder-self, "
+                  "cross, decoder-ffn");
+    }
+    const bool encoder = s.kind == SublayerKind::kEncoderSelf ||
+                         s.kind == SublayerKind::kEncoderFfn;
+    const size_t layers = encoder ? c.encoder_layers : c.decoder_layers;
+    if (s.layer >= layers) {
+      throw Error(std::string("sublayer ") + SublayerName(s.kind) + " " +
+                  std::to_string(s.layer) +
+                  " does not exist in this model (layers 0.." +
+                  std::to_string(layers - 1) + ")");
+    }
+    mask->off[kind].resize(layers, 0);
+    mask->off[kind][s.layer] = 1;
+  }
+}
+
+Positions ReadPositions(const std::string& name) {
+  if (name == "on") return Positions::kOn;
+  if (name == "off") return Positions::kOff;
+  if (name == "shuffled") return Positions::kShuffled;
+  throw Error("positions must be on, off or shuffled, not '" + name + "'");
+}
+
 // The source piece that asks for language `to`, or -1 for a model without
 // language tags.
 int TargetTag(const ModelConfig& c, const Tokenizer& source,
@@ -90,6 +122,8 @@ Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
   plan.run.capture_sublayer_norms = options.contributions;
   plan.run.capture_hidden = options.logit_lens > 0;
   SetMask(c, options.masked_heads, &plan.run.head_mask);
+  SetSublayers(c, options.switched_off, &plan.run.sublayers);
+  plan.run.positions = ReadPositions(options.positions);
   if (options.query_key) {
     CheckHead(c, *options.query_key, "query/key head");
     plan.run.capture_attention = true;

@@ -144,6 +144,15 @@ expect "--query-key needs KIND:LAYER:HEAD" 2 "needs KIND:LAYER:HEAD" -- \
 expect "--query-key writes the head's vectors into the attention JSON" 0 'ok' -- \
   bash -c "echo 'A dog runs.' | '$heed' translate --model '$model' --to de --query-key decoder:1:2 --attention-json '$tmp/qk.json' >/dev/null && python3 -c 'import json,sys; q=json.load(open(sys.argv[1]))[0][\"sentences\"][0][\"attention\"][\"queryKey\"]; assert q[\"kind\"] == \"decoder\" and len(q[\"queries\"]) == len(q[\"keys\"]) > 1; print(\"ok\")' '$tmp/qk.json'"
 
+expect "--switch-off changes the translation; switching off nothing is no switch" 0 'ok' -- \
+  bash -c "a=\$(echo 'A dog runs in the park.' | '$heed' translate --model '$model' --to de); b=\$(echo 'A dog runs in the park.' | '$heed' translate --model '$model' --to de --switch-off cross:0,cross:1); c=\$(echo 'A dog runs in the park.' | '$heed' translate --model '$model' --to de --positions on); [[ \$a != \"\$b\" && \$a == \"\$c\" ]] && echo ok"
+expect "--switch-off names the sublayers there are" 2 "needs SUBLAYER:LAYER.*encoder-self" -- \
+  bash -c "echo hi | '$heed' translate --model '$model' --to de --switch-off ffn:1"
+expect "--switch-off refuses a layer the model lacks" 1 "sublayer decoder-ffn 99 does not exist in this model" -- \
+  bash -c "echo hi | '$heed' translate --model '$model' --to de --switch-off decoder-ffn:99"
+expect "--positions is on, off or shuffled" 1 "positions must be on, off or shuffled, not 'sideways'" -- \
+  bash -c "echo hi | '$heed' translate --model '$model' --to de --positions sideways"
+
 if ((failures)); then
   echo "$failures command-line test(s) failed"
   exit 1

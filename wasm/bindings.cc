@@ -94,6 +94,15 @@ heed::TranslateOptions ReadOptions(const val& o) {
         heed::HeadRef{static_cast<heed::AttentionKind>(h["kind"].as<int>()),
                       h["layer"].as<unsigned>(), h["head"].as<unsigned>()};
   }
+  if (has("switchOff")) {  // [{sublayer: 0..4, layer}]
+    const val list = o["switchOff"];
+    const unsigned n = list["length"].as<unsigned>();
+    for (unsigned i = 0; i < n; ++i) {
+      options.switched_off.push_back(
+          {static_cast<heed::SublayerKind>(list[i]["sublayer"].as<int>()),
+           list[i]["layer"].as<unsigned>()});
+    }
+  }
   if (has("maskHeads")) {  // [{kind: 0|1|2, layer, head}]
     const val heads = o["maskHeads"];
     const unsigned n = heads["length"].as<unsigned>();

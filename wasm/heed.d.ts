@@ -36,6 +36,11 @@ export interface HeadRef {
   head: number;
 }
 
+export interface SublayerRef {
+  sublayer: "encoder-self" | "encoder-ffn" | "decoder-self" | "cross" | "decoder-ffn";
+  layer: number;
+}
+
 export interface TranslateOptions {
   /** Target language code, e.g. "de"; required for multilingual models. */
   to?: string;
@@ -62,6 +67,17 @@ export interface TranslateOptions {
   confidence?: boolean;
   /** Heads whose output is zeroed for this request. */
   maskHeads?: HeadRef[];
+  /**
+   * Sublayers whose output is zeroed for this request (post-norm: x =
+   * LayerNorm(x)); they still run, so their attention is still returned.
+   */
+  switchOff?: SublayerRef[];
+  /**
+   * "on" (default); "off": no positional encoding in the encoder and the
+   * decoder; "shuffled": the source tokens' positions permuted (a fixed
+   * permutation per source length), the decoder's as trained.
+   */
+  positions?: "on" | "off" | "shuffled";
   /** One head whose query and key vectors to return (attention.queryKey); implies attention. */
   queryKey?: HeadRef;
   maxSentenceTokens?: number;

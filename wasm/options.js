@@ -2,6 +2,7 @@
 // engine: Embind would wrap large numbers and coerce strings.
 
 const KINDS = { encoder: 0, decoder: 1, cross: 2 };
+const SUBLAYERS = { "encoder-self": 0, "encoder-ffn": 1, "decoder-self": 2, cross: 3, "decoder-ffn": 4 };
 
 // The engine's table of named options (core/option_table.cc), as checked
 // here before anything crosses to the engine; tests/wasm/options.test.mjs
@@ -14,6 +15,7 @@ export const OPTIONS = {
   noRepeatNgramSize: { kind: "count", min: 0, max: 1000 },
   repetitionPenalty: { kind: "real", min: 0, max: 10, aboveMin: true },
   prefix: { kind: "text" },
+  positions: { kind: "text", values: ["on", "off", "shuffled"] },
   attention: { kind: "switch" },
   contributions: { kind: "switch" },
   confidence: { kind: "switch" },
@@ -24,7 +26,7 @@ export const OPTIONS = {
   maxAttentionBytes: { kind: "count", min: 0, max: 2 ** 32 - 1 },
 };
 // Options with structure, read by the bindings themselves.
-const STRUCTURED = ["maskHeads", "queryKey", "prefixPieces"];
+const STRUCTURED = ["maskHeads", "switchOff", "queryKey", "prefixPieces"];
 
 // Reals cross to the engine as 32-bit floats: the range holds for the
 // float the engine will see (Number.MIN_VALUE is 0 there).
@@ -43,6 +45,9 @@ function checkNamed(name, v) {
   if (spec.kind === "count" || spec.kind === "real") checkNumber(name, v, spec, spec.kind === "count");
   else if (spec.kind === "switch" && typeof v !== "boolean") throw new TypeError(`heed: option ${name} must be true or false`);
   else if (name === "to" && typeof v !== "string") throw new TypeError("heed: option to must be a language code string");
+  else if (spec.values && !spec.values.includes(v)) {
+    throw new TypeError(`heed: option ${name} must be one of ${spec.values.map((x) => `"${x}"`).join(", ")}, not ${String(v)}`);
+  }
   else if (spec.kind === "text") checkText(v, name);
 }
 
@@ -60,9 +65,10 @@ export function readCallOptions(options) {
   return { signal, onSentence, rest };
 }
 
-// The options as the engine takes them: checked, maskHeads kinds as numbers.
+// The options as the engine takes them: checked, maskHeads and switchOff
+// kinds as numbers.
 export function checkOptions(options) {
-  if (options === null || options === undefined) return { maskHeads: [] };
+  if (options === null || options === undefined) return { maskHeads: [], switchOff: [] };
   if (typeof options !== "object") throw new TypeError("heed: options must be an object");
   const out = {};
   for (const [name, v] of Object.entries(options)) {
@@ -81,6 +87,7 @@ export function checkOptions(options) {
     out[name] = v;
   }
   out.maskHeads = checkHeads(options.maskHeads ?? []);
+  out.switchOff = checkSublayers(options.switchOff ?? []);
   if (options.queryKey !== undefined) out.queryKey = checkHead(options.queryKey, "queryKey");
   return out;
 }
@@ -88,6 +95,21 @@ export function checkOptions(options) {
 function checkHeads(heads) {
   if (!Array.isArray(heads)) throw new TypeError("heed: maskHeads must be an array of { kind, layer, head }");
   return heads.map((h) => checkHead(h, "maskHeads"));
+}
+
+// [{ sublayer: "encoder-self" | "encoder-ffn" | "decoder-self" | "cross" |
+// "decoder-ffn", layer }] with the sublayer as a number; the engine checks
+// the model has that layer.
+function checkSublayers(list) {
+  if (!Array.isArray(list)) throw new TypeError("heed: switchOff must be an array of { sublayer, layer }");
+  return Array.from(list, (s) => {
+    const sublayer = Object.hasOwn(SUBLAYERS, s?.sublayer) ? SUBLAYERS[s.sublayer] : undefined;
+    if (sublayer === undefined) {
+      throw new TypeError(`heed: switchOff sublayer must be one of ${Object.keys(SUBLAYERS).join(", ")}`);
+    }
+    checkNumber("switchOff layer", s.layer, { min: 0, max: 4096 }, true);
+    return { sublayer, layer: s.layer };
+  });
 }
 
 // { kind: "encoder" | "decoder" | "cross" (or 0, 1, 2), layer, head } with

@@ -43,33 +43,36 @@ void RowNorms(const float* x, size_t rows, size_t d, float* out, size_t stride,
 //   cross(q, ctx):       q [rows, d] over the encoder memory → ctx [rows, d]
 template <class Self, class Cross>
 void DecoderLayer(const DecoderLayerWeights& layer, const ModelConfig& c,
-                  float* x, size_t rows, const LayerScratch& s, Self&& self,
-                  Cross&& cross) {
+                  const SublayerMask& off, size_t l, float* x, size_t rows,
+                  const LayerScratch& s, Self&& self, Cross&& cross) {
   const size_t d = c.d_model;
-  Sublayer(layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, x, rows, d, s.in,
-           s.out, [&](const float* h, float* y) {
+  Sublayer(layer.self_attn_norm, c.pre_norm, c.layer_norm_eps,
+           off.Off(SublayerKind::kDecoderSelf, l), x, rows, d, s.in, s.out,
+           [&](const float* h, float* y) {
+             if (s.norms != nullptr) {
+               RowNorms(x, rows, d, s.norms, s.norms_stride, 0);
+             }
              layer.self_attn.q.Apply(h, rows, s.q);
              layer.self_attn.k.Apply(h, rows, s.k);
              layer.self_attn.v.Apply(h, rows, s.v);
              self(s.q, s.k, s.v, s.ctx);
              layer.self_attn.out.Apply(s.ctx, rows, y);
-             if (s.norms != nullptr) {
-               RowNorms(x, rows, d, s.norms, s.norms_stride, 0);
-               RowNorms(y, rows, d, s.norms, s.norms_stride, 1);
-             }
            });
-  Sublayer(layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps, x, rows, d,
-           s.in, s.out, [&](const float* h, float* y) {
+  if (s.norms != nullptr) RowNorms(s.out, rows, d, s.norms, s.norms_stride, 1);
+  Sublayer(layer.cross_attn_norm, c.pre_norm, c.layer_norm_eps,
+           off.Off(SublayerKind::kCross, l), x, rows, d, s.in, s.out,
+           [&](const float* h, float* y) {
+             if (s.norms != nullptr) {
+               RowNorms(x, rows, d, s.norms, s.norms_stride, 2);
+             }
              layer.cross_attn.q.Apply(h, rows, s.q);
              cross(s.q, s.ctx);
              layer.cross_attn.out.Apply(s.ctx, rows, y);
-             if (s.norms != nullptr) {
-               RowNorms(x, rows, d, s.norms, s.norms_stride, 2);
-               RowNorms(y, rows, d, s.norms, s.norms_stride, 3);
-             }
            });
-  Sublayer(layer.ffn_norm, c.pre_norm, c.layer_norm_eps, x, rows, d, s.in,
-           s.out, [&](const float* h, float* y) {
+  if (s.norms != nullptr) RowNorms(s.out, rows, d, s.norms, s.norms_stride, 3);
+  Sublayer(layer.ffn_norm, c.pre_norm, c.layer_norm_eps,
+           off.Off(SublayerKind::kDecoderFfn, l), x, rows, d, s.in, s.out,
+           [&](const float* h, float* y) {
              layer.ffn.Apply(h, rows, c.activation, s.hidden, y);
            });
 }
@@ -209,7 +212,7 @@ void Model::Step(DecoderState& s, const int* tokens,
   const size_t R0 = s.max_rows;
 
   float* pe = s.scores.data();  // every row is at position t
-  PositionalEncoding(t, d, pe);
+  TokenPosition(run.positions, t, d, pe);
   for (size_t r = 0; r < R; ++r) {
     if (tokens[r] < 0 || static_cast<size_t>(tokens[r]) >= c.target_vocab) {
       throw Error("decoder: token " + std::to_string(tokens[r]) +
@@ -263,7 +266,8 @@ void Model::Step(DecoderState& s, const int* tokens,
                     enc.lengths[b], control, &ctx[r * d], s.scores.data());
       }
     };
-    DecoderLayer(weights_.decoder[l], c, s.x.data(), R, scratch, self, cross);
+    DecoderLayer(weights_.decoder[l], c, run.sublayers, l, s.x.data(), R,
+                 scratch, self, cross);
     if (s.capture_hidden) {
       for (size_t r = 0; r < R; ++r) {
         std::memcpy(&s.hidden_out[(r * L + l) * d], &s.x[r * d],
@@ -371,7 +375,7 @@ std::vector<float> Model::ForcedLogProbs(const EncoderOutput& enc, size_t b,
       throw Error("forced decoding: token " + std::to_string(inputs[i]) +
                   " outside the target vocabulary");
     }
-    PositionalEncoding(i, d, scratch.data());
+    TokenPosition(run.positions, i, d, scratch.data());
     Embed(weights_.target_embedding, inputs[i], scratch.data(), &x[i * d]);
   }
   ForcedKeeper keep(c, run, T, len, captures);
@@ -407,7 +411,8 @@ std::vector<float> Model::ForcedLogProbs(const EncoderOutput& enc, size_t b,
       keep.Block(AttentionKind::kCross, l, layer.cross_attn, control.disabled,
                  qs, &enc.cross_k[off], &enc.cross_v[off]);
     };
-    DecoderLayer(layer, c, x.data(), T, layer_scratch, self, cross);
+    DecoderLayer(layer, c, run.sublayers, l, x.data(), T, layer_scratch, self,
+                 cross);
   }
   std::vector<float> log_probs(T * c.target_vocab);
   Project(x.data(), T, log_probs.data());

@@ -151,6 +151,32 @@ void Model::ProjectCross(const std::vector<float>& packed, EncoderOutput& enc,
   }
 }
 
+void Model::EmbedSources(const std::vector<std::vector<int>>& sources,
+                         const EncoderOutput& enc,
+                         const std::vector<size_t>& first, Positions positions,
+                         float* x, float* pe) const {
+  const size_t d = config_.d_model;
+  const float* table = weights_.source_embedding;
+  if (positions == Positions::kShuffled) {
+    for (size_t b = 0; b < enc.batch; ++b) {
+      const std::vector<size_t> at = ShuffledPositions(enc.lengths[b]);
+      for (size_t s = 0; s < enc.lengths[b]; ++s) {
+        PositionalEncoding(at[s], d, pe);
+        Embed(table, sources[b][s], pe, &x[(first[b] + s) * d]);
+      }
+    }
+    return;
+  }
+  for (size_t s = 0; s < enc.max_len; ++s) {
+    TokenPosition(positions, s, d, pe);  // once for the whole batch
+    for (size_t b = 0; b < enc.batch; ++b) {
+      if (s < enc.lengths[b]) {
+        Embed(table, sources[b][s], pe, &x[(first[b] + s) * d]);
+      }
+    }
+  }
+}
+
 EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
                             const RunOptions& run) const {
   CheckRunOptions(run);
@@ -169,21 +195,15 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
       v(rows * d), ctx(rows * d), out(rows * d), hidden(rows * c.d_ff),
       scratch(std::max(S, d));
 
-  for (size_t s = 0; s < S; ++s) {
-    PositionalEncoding(s, d, scratch.data());  // once for the whole batch
-    for (size_t b = 0; b < enc.batch; ++b) {
-      if (s < enc.lengths[b]) {
-        Embed(weights_.source_embedding, sources[b][s], scratch.data(),
-              &x[(first[b] + s) * d]);
-      }
-    }
-  }
+  EmbedSources(sources, enc, first, run.positions, x.data(), scratch.data());
   EncoderKeeper keep(c, run, &enc);
 
   for (size_t l = 0; l < c.encoder_layers; ++l) {
     const EncoderLayerWeights& layer = weights_.encoder[l];
-    Sublayer(layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, x.data(), rows,
-             d, in.data(), out.data(), [&](const float* h, float* y) {
+    const SublayerMask& off = run.sublayers;
+    Sublayer(layer.self_attn_norm, c.pre_norm, c.layer_norm_eps,
+             off.Off(SublayerKind::kEncoderSelf, l), x.data(), rows, d,
+             in.data(), out.data(), [&](const float* h, float* y) {
                layer.self_attn.q.Apply(h, rows, q.data());
                layer.self_attn.k.Apply(h, rows, k.data());
                layer.self_attn.v.Apply(h, rows, v.data());
@@ -202,7 +222,8 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
                }
                layer.self_attn.out.Apply(ctx.data(), rows, y);
              });
-    Sublayer(layer.ffn_norm, c.pre_norm, c.layer_norm_eps, x.data(), rows, d,
+    Sublayer(layer.ffn_norm, c.pre_norm, c.layer_norm_eps,
+             off.Off(SublayerKind::kEncoderFfn, l), x.data(), rows, d,
              in.data(), out.data(), [&](const float* h, float* y) {
                layer.ffn.Apply(h, rows, c.activation, hidden.data(), y);
              });

@@ -48,6 +48,18 @@ void Model::CheckRunOptions(const RunOptions& run) const {
                   std::to_string(layers[k] * config_.heads) + " heads");
     }
   }
+  const size_t sublayers[kSublayerKinds] = {
+      config_.encoder_layers, config_.encoder_layers, config_.decoder_layers,
+      config_.decoder_layers, config_.decoder_layers};
+  for (int k = 0; k < kSublayerKinds; ++k) {
+    const size_t n = run.sublayers.off[k].size();
+    if (n != 0 && n != sublayers[k]) {
+      throw Error(std::string("sublayer switches for ") +
+                  SublayerName(static_cast<SublayerKind>(k)) + " have " +
+                  std::to_string(n) + " flags; the model has " +
+                  std::to_string(sublayers[k]) + " layers");
+    }
+  }
   const HeadProbe& p = run.probe;
   const int kind = static_cast<int>(p.kind);
   if (p.on && (kind < 0 || kind > 2 || p.layer >= layers[kind] ||

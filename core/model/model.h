@@ -176,6 +176,13 @@ class Model {
   // (computed once for every row at that position).
   void Embed(const float* table, int token, const float* pe, float* x) const;
 
+  // x [Σ len_b, d]: the sources' embeddings packed (sentence b from row
+  // first[b]), each with its position as `positions` says; pe is scratch
+  // [d].
+  void EmbedSources(const std::vector<std::vector<int>>& sources,
+                    const EncoderOutput& enc, const std::vector<size_t>& first,
+                    Positions positions, float* x, float* pe) const;
+
   // The cross-attention keys and values of every decoder layer from the
   // final encoder states, packed (Σ len_b, d) (and their value norms when
   // run captures them); scratch as HeadValueNorms needs.

@@ -1,4 +1,5 @@
-// Per-run switches of the forward pass: attention capture and head masking.
+// Per-run switches of the forward pass: what to capture, and heads,
+// sublayers or positions to switch off.
 #ifndef HEED_CORE_MODEL_RUN_OPTIONS_H_
 #define HEED_CORE_MODEL_RUN_OPTIONS_H_
 
@@ -33,6 +34,44 @@ struct HeadMask {
   }
 };
 
+// The sublayers of the model, each of which a run can switch off (its
+// output zeroed: post-norm x = LayerNorm(x), pre-norm x unchanged).
+enum class SublayerKind {
+  kEncoderSelf = 0,  // encoder self-attention
+  kEncoderFfn = 1,   // encoder feed-forward
+  kDecoderSelf = 2,  // decoder (masked) self-attention
+  kCross = 3,        // decoder cross-attention
+  kDecoderFfn = 4,   // decoder feed-forward
+};
+constexpr int kSublayerKinds = 5;
+
+// "encoder-self", "encoder-ffn", "decoder-self", "cross", "decoder-ffn".
+inline const char* SublayerName(SublayerKind kind) {
+  static const char* const kNames[kSublayerKinds] = {
+      "encoder-self", "encoder-ffn", "decoder-self", "cross", "decoder-ffn"};
+  return kNames[static_cast<int>(kind)];
+}
+
+// Sublayers switched off, per kind: off[kind] is empty (all on) or one flag
+// per layer of that kind's stack.
+struct SublayerMask {
+  std::vector<uint8_t> off[kSublayerKinds];
+
+  bool Off(SublayerKind kind, size_t layer) const {
+    const auto& v = off[static_cast<int>(kind)];
+    return !v.empty() && v[layer] != 0;
+  }
+};
+
+// What the model is told of each token's position.
+enum class Positions {
+  kOn = 0,        // the sinusoidal encoding, as trained
+  kOff = 1,       // none, in the encoder and the decoder
+  kShuffled = 2,  // the source's positions permuted (a fixed permutation
+                  // per source length, ShuffledPositions); the decoder's
+                  // as trained
+};
+
 // One attention head whose projected query and key vectors a run keeps
 // (bias included, before the 1/√d_k scaling): score_ij = q_i · k_j / √d_k.
 struct HeadProbe {
@@ -53,6 +92,8 @@ struct RunOptions {
                                         // what self- and cross-attention add
   HeadProbe probe;                      // a head whose q and k to keep
   HeadMask head_mask;                   // sized by Model::CheckRunOptions
+  SublayerMask sublayers;               // switched off; sized likewise
+  Positions positions = Positions::kOn;
 };
 
 }  // namespace heed

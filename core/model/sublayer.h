@@ -13,14 +13,17 @@
 namespace heed {
 
 // x [rows, d] updated in place; in and out are scratch [rows, d]; f(in, out)
-// computes the sublayer.
+// computes the sublayer, and out keeps what it added. A sublayer switched
+// off (`off`) still runs, so that what it attended to is seen, but adds
+// nothing: out is zeroed.
 template <class F>
-void Sublayer(const Norm& norm, bool pre_norm, float eps, float* x, size_t rows,
-              size_t d, float* in, float* out, F&& f) {
+void Sublayer(const Norm& norm, bool pre_norm, float eps, bool off, float* x,
+              size_t rows, size_t d, float* in, float* out, F&& f) {
   if (rows == 0) return;
   std::memcpy(in, x, rows * d * sizeof(float));
   if (pre_norm) norm.Apply(in, rows, d, eps);
   f(in, out);
+  if (off) std::memset(out, 0, rows * d * sizeof(float));
   ops::Add(out, x, rows * d);
   if (!pre_norm) norm.Apply(x, rows, d, eps);
 }

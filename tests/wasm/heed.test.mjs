@@ -379,6 +379,10 @@ test("every option is checked before it reaches the engine", async () => {
     [{ maskHeads: [{ kind: "cross", layer: NaN, head: 0 }] }, RangeError, /maskHeads layer/],
     [{ maskHeads: [{ kind: "keys", layer: 0, head: 0 }] }, TypeError, /kind must be/],
     [{ maskHeads: {} }, TypeError, /maskHeads must be an array/],
+    [{ switchOff: [{ sublayer: "ffn", layer: 0 }] }, TypeError, /switchOff sublayer must be one of encoder-self/],
+    [{ switchOff: [{ sublayer: "cross", layer: -1 }] }, RangeError, /switchOff layer/],
+    [{ switchOff: "cross" }, TypeError, /switchOff must be an array/],
+    [{ positions: "sideways" }, TypeError, /option positions must be one of "on", "off", "shuffled"/],
     [{ to: 5 }, TypeError, /option to must be/],
     [{ beams: 4 }, TypeError, /unknown option 'beams'/],
   ];
@@ -392,6 +396,23 @@ test("every option is checked before it reaches the engine", async () => {
   const plain = { to: "de", beam: 4, noRepeatNgramSize: 0, repetitionPenalty: 1.3 };
   assert.equal((await translator.translate("A dog runs.", plain)).text,
     native(["A dog runs."], "de", 4, ["--no-repeat-ngram-size", "0", "--repetition-penalty", "1.3"])[0]);
+});
+
+test("sublayers and positions switched off give the native build's translations", async () => {
+  const line = "A dog runs in the park.";
+  const cases = [
+    [{ switchOff: [{ sublayer: "cross", layer: 1 }, { sublayer: "encoder-ffn", layer: 0 }] }, ["--switch-off", "cross:1,encoder-ffn:0"]],
+    [{ positions: "off" }, ["--positions", "off"]],
+    [{ positions: "shuffled", switchOff: [{ sublayer: "decoder-self", layer: 0 }] }, ["--positions", "shuffled", "--switch-off", "decoder-self:0"]],
+  ];
+  const plain = (await translator.translate(line, { to: "de" })).text;
+  for (const [options, flags] of cases) {
+    const got = (await translator.translate(line, { to: "de", ...options })).text;
+    assert.equal(got, native([line], "de", 4, flags)[0], JSON.stringify(options));
+  }
+  await assert.rejects(translator.translate(line, { to: "de", switchOff: [{ sublayer: "cross", layer: 9 }] }),
+    /sublayer cross 9 does not exist in this model/);
+  assert.equal((await translator.translate(line, { to: "de" })).text, plain);
 });
 
 test("awkward text gives a defined result and the module keeps working", async () => {

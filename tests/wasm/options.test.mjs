@@ -36,7 +36,9 @@ test("heed.d.ts declares every option of the table", () => {
   const dts = readFileSync(join(dist, "heed.d.ts"), "utf8");
   const block = dts.slice(dts.indexOf("export interface TranslateOptions"));
   for (const o of table) {
-    const type = { count: "number", real: "number", switch: "boolean", text: "string" }[o.kind];
+    // A text option with a fixed set of values is declared as their union.
+    const values = OPTIONS[o.name].values?.map((v) => `"${v}"`).join(" \\| ");
+    const type = values ?? { count: "number", real: "number", switch: "boolean", text: "string" }[o.kind];
     assert.match(block, new RegExp(`\\b${o.name}\\?: ${type};`), o.name);
   }
 });
@@ -54,6 +56,14 @@ test("the engine takes each option at both ends of its range", async () => {
         const r = await t.translate("A dog.", { to: "de", beam: 2, ...extra, [o.name]: v });
         assert.equal(typeof r.text, "string", `${o.name} ${v}`);
       }
+    }
+    // Each value of a text option with a fixed set is one the engine takes.
+    for (const [name, spec] of Object.entries(OPTIONS).filter(([, s]) => s.values)) {
+      for (const v of spec.values) {
+        const r = await t.translate("A dog.", { to: "de", [name]: v });
+        assert.equal(typeof r.text, "string", `${name} ${v}`);
+      }
+      assert.throws(() => checkOptions({ [name]: "sideways" }), TypeError, name);
     }
   } finally {
     t.dispose();
