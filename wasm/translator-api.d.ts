@@ -1,6 +1,6 @@
 // Types of heed's Translator API (translator-api.js): the web's Translator
-// interface (W3C WebML CG, "Translator and Language Detector APIs") on a
-// heed model.
+// and LanguageDetector interfaces (W3C WebML CG, "Translator and Language
+// Detector APIs") on heed's models.
 
 import type { CreateOptions } from "./heed.js";
 
@@ -65,13 +65,94 @@ export interface TranslatorConstructor {
   create(options: TranslatorCreateOptions): Promise<Translator>;
 }
 
+export interface LanguageDetectorCreateCoreOptions {
+  /** BCP 47 language tags, each fitted to the model's ("en-US" → "en"); one the model does not detect is unavailable. */
+  expectedInputLanguages?: Iterable<string>;
+}
+
+export interface LanguageDetectorCreateOptions extends LanguageDetectorCreateCoreOptions {
+  /** Rejects create() with its reason; aborted later, it destroys the detector. */
+  signal?: AbortSignal;
+  /** Called at once with a CreateMonitor: downloadprogress at 0, while the model loads, and at 1. */
+  monitor?: CreateMonitorCallback;
+}
+
+export interface LanguageDetectorDetectOptions {
+  /** Rejects the call with its reason. */
+  signal?: AbortSignal;
+}
+
+export interface LanguageDetectionResult {
+  /** A language the model detects ("en", "de"), or "und" for none of them. */
+  detectedLanguage: string;
+  /** In [0, 1]; the results' confidences sum to 1. */
+  confidence: number;
+}
+
+export interface LanguageDetector {
+  /** The model's tags the expected languages fit, without repeats (frozen); null where create() was given none. */
+  readonly expectedInputLanguages: readonly string[] | null;
+  /** The most input a call takes, in UTF-8 bytes (1 MiB); past it, a QuotaExceededError. */
+  readonly inputQuota: number;
+  /**
+   * The model's languages by confidence, highest first, stopping once they
+   * cover 0.99 and leaving out any less likely than none of them; then
+   * "und" with the rest. Text without letters is
+   * [{ detectedLanguage: "und", confidence: 1 }].
+   */
+  detect(input: string, options?: LanguageDetectorDetectOptions): Promise<LanguageDetectionResult[]>;
+  /** The input's size in UTF-8 bytes, as inputQuota counts it. */
+  measureInputUsage(input: string, options?: LanguageDetectorDetectOptions): Promise<number>;
+  /**
+   * Aborts the calls under way and every later one (AbortError); the model
+   * stays, shared by the factory's other detectors.
+   */
+  destroy(): void;
+}
+
+export interface LanguageDetectorConstructor {
+  readonly prototype: LanguageDetector;
+  /**
+   * "available" once the model is loaded, "downloading" while it loads,
+   * "downloadable" before; "unavailable" for a language it does not detect.
+   */
+  availability(options?: LanguageDetectorCreateCoreOptions): Promise<Availability>;
+  /**
+   * A detector, loading the factory's language model on the first call.
+   * Rejects with a TypeError for options of the wrong type, a RangeError
+   * for an invalid tag, a NotSupportedError DOMException for a language
+   * the model does not detect, an OperationError one when the model cannot
+   * load, and the signal's reason when it aborts.
+   */
+  create(options?: LanguageDetectorCreateOptions): Promise<LanguageDetector>;
+}
+
 export interface TranslatorAPIOptions extends Omit<CreateOptions, "onProgress"> {
-  /** The model's languages until it is loaded (default ["en", "de"], heed's shipped model's); then the model's own. */
+  /**
+   * The language detector's model (heed's langid JSON, e.g.
+   * models/langid-en-de.json): a URL, a path in Node, or its bytes.
+   * Without it, no LanguageDetector.
+   */
+  languageModel?: string | URL | ArrayBuffer | Uint8Array;
+  /** The models' languages until each is loaded (default ["en", "de"], heed's shipped models'); then each model's own. */
   languages?: string[];
 }
 
-/** The Translator interface bound to one model, loaded once (on the first create() that needs it) and shared. */
-export function createTranslatorAPI(options: TranslatorAPIOptions): { Translator: TranslatorConstructor };
+export interface TranslatorAPI {
+  Translator: TranslatorConstructor;
+  /** Present where the options have a languageModel. */
+  LanguageDetector?: LanguageDetectorConstructor;
+}
 
-/** Defines target.Translator (default globalThis) only where it has none; returns the Translator in effect there. */
+/** The interfaces bound to the models, each loaded once (on the first create() that needs it) and shared. */
+export function createTranslatorAPI(
+  options: TranslatorAPIOptions & { languageModel: NonNullable<TranslatorAPIOptions["languageModel"]> },
+): Required<TranslatorAPI>;
+export function createTranslatorAPI(options: TranslatorAPIOptions): TranslatorAPI;
+
+/**
+ * Defines target.Translator and, where the options have a languageModel,
+ * target.LanguageDetector (default target: globalThis), each only where it
+ * has none; returns the Translator in effect there.
+ */
 export function install(target: object | undefined, options: TranslatorAPIOptions): TranslatorConstructor;

@@ -1,11 +1,24 @@
-// heed's Translator API in a module Web Worker: installed on the worker's
-// global, created, asked to translate and stream what the page sends.
+// heed's Translator and LanguageDetector APIs in a module Web Worker:
+// installed on the worker's global, created, asked to translate, stream
+// and detect what the page sends.
 import { install } from "/build/wasm/dist/translator-api.js";
 
-self.onmessage = async ({ data: { model, texts } }) => {
+// The detector's availability before and after its create(), and its
+// results for each text.
+async function detectAll(texts) {
+  const options = { expectedInputLanguages: ["en-US", "de"] };
+  const availability = [await LanguageDetector.availability(options)];
+  const detector = await LanguageDetector.create(options);
+  availability.push(await LanguageDetector.availability(options));
+  const detected = [];
+  for (const text of texts) detected.push(await detector.detect(text));
+  return { availability, expected: detector.expectedInputLanguages, detected };
+}
+
+self.onmessage = async ({ data: { model, languageModel, texts } }) => {
   try {
     const before = typeof self.Translator;
-    const Translator = install(self, { model });
+    const Translator = install(self, { model, languageModel });
     const pair = { sourceLanguage: "en-US", targetLanguage: "de" };
     const availability = [await Translator.availability(pair)];
     const progress = [];
@@ -19,7 +32,8 @@ self.onmessage = async ({ data: { model, texts } }) => {
       streamed.push(chunks);
     }
     self.postMessage({ before, installed: self.Translator === Translator, availability, progress,
-                       languages: [t.sourceLanguage, t.targetLanguage], translated, streamed });
+                       languages: [t.sourceLanguage, t.targetLanguage], translated, streamed,
+                       detector: await detectAll(texts) });
   } catch (e) {
     self.postMessage({ error: `${e.name}: ${e.message}` });
   }

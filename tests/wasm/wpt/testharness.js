@@ -1,8 +1,9 @@
 // A small stand-in for the web-platform-tests' testharness.js, enough for
-// the ported ai/translator tests (nothing is fetched from elsewhere):
-// promise_test() queues a test, runTests() runs them one after another,
-// each assertion is counted, and an error thrown outside a test's promise
-// while it runs (an event listener's) fails that test, as in WPT.
+// the ported ai/translator and ai/language_detection tests (nothing is
+// fetched from elsewhere): promise_test() queues a test, runTests() runs
+// them one after another, each assertion is counted, and an error thrown
+// outside a test's promise while it runs (an event listener's) fails that
+// test, as in WPT.
 "use strict";
 (() => {
   const tests = [];
@@ -53,6 +54,7 @@
       `expected [${Array.from(want, show)}], got [${Array.from(got ?? [], show)}]`, note),
     assert_greater_than: (a, b, note) => check(typeof a === "number" && a > b, `expected a number > ${b}, got ${show(a)}`, note),
     assert_greater_than_equal: (a, b, note) => check(typeof a === "number" && a >= b, `expected a number >= ${b}, got ${show(a)}`, note),
+    assert_less_than: (a, b, note) => check(typeof a === "number" && a < b, `expected a number < ${b}, got ${show(a)}`, note),
     assert_less_than_equal: (a, b, note) => check(typeof a === "number" && a <= b, `expected a number <= ${b}, got ${show(a)}`, note),
     assert_in_array: (v, list, note) => check(list.includes(v), `${show(v)} is not in [${list.map(show)}]`, note),
     assert_unreached: (note) => check(false, "reached unreachable code", note),
