@@ -109,6 +109,11 @@ void AddUnits(size_t text, size_t segment, const std::string& sentence,
 void CheckLimits(const TranslateOptions& options) {
   CheckOptionRanges(options);
   CheckOptions(options);
+  if (options.html && (!options.target_prefix.empty() ||
+                       !options.target_prefix_pieces.empty())) {
+    throw Error("a target prefix applies to one sentence; HTML is blocks of "
+                "them: use one or the other");
+  }
 }
 
 // Checks every option, for any input (empty too), before any work.

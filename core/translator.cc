@@ -8,6 +8,7 @@
 
 #include "core/assemble.h"
 #include "core/batch.h"
+#include "core/html/translate.h"
 #include "core/model/model.h"
 #include "core/model/model_file.h"
 #include "core/model/positional.h"
@@ -63,6 +64,15 @@ void CheckSpecialIds(const ModelConfig& c, const Tokenizer& source,
                   "' is not an ordinary source piece");
     }
   }
+}
+
+// The pieces no text is made of: BOS, EOS and the language tags.
+std::vector<std::string> SpecialPieces(const ModelConfig& c,
+                                       const Tokenizer& target) {
+  std::vector<std::string> pieces = {target.Piece(c.eos_id),
+                                     target.Piece(c.bos_id)};
+  for (const auto& entry : c.target_tags) pieces.push_back(entry.second);
+  return pieces;
 }
 
 }  // namespace
@@ -154,6 +164,15 @@ std::vector<Result> Translator::Translate(
     const std::vector<std::string>& texts, const TranslateOptions& options,
     const SentenceCallback& on_sentence) const {
   if (impl_ == nullptr) throw Error("translate: the translator was moved from");
+  if (options.html) {
+    CheckLimits(options);
+    return TranslateHtml(
+        texts, options, on_sentence, SpecialPieces(config(), impl_->target),
+        [this](const std::vector<std::string>& blocks,
+               const TranslateOptions& plain, const SentenceCallback& cb) {
+          return Translate(blocks, plain, cb);
+        });
+  }
   const auto t0 = Clock::now();
   Plan plan = PlanRequest(config(), impl_->source, options);
   Work work = MakeUnits(texts, plan, impl_->source, config().eos_id);

@@ -35,6 +35,9 @@ echo "== checkpoint averaging in the training recipe"
 echo "== the shipped model on everyday sentences: no loop, no empty or wrong-language output"
 python3 -m unittest tests/everyday_test.py
 
+echo "== HTML mode: well-formed, no tag of its own, tags on the aligned words"
+python3 -m unittest tests/html_test.py
+
 echo "== WebAssembly module against the native build, and the page in Chromium (node --test)"
 bash scripts/build_wasm.sh
 bash scripts/build_site.sh

@@ -150,6 +150,10 @@ expect "--switch-off names the sublayers there are" 2 "needs SUBLAYER:LAYER.*enc
   bash -c "echo hi | '$heed' translate --model '$model' --to de --switch-off ffn:1"
 expect "--switch-off refuses a layer the model lacks" 1 "sublayer decoder-ffn 99 does not exist in this model" -- \
   bash -c "echo hi | '$heed' translate --model '$model' --to de --switch-off decoder-ffn:99"
+expect "--html keeps the markup and translates the text" 0 '^<p>Der <b>Hund</b> [^<]*</p>$' -- \
+  bash -c "echo '<p>The <b>dog</b> runs in the park.</p>' | '$heed' translate --model '$(dirname "$0")/../models/heed-en-de-int8.heed' --to de --html 1"
+expect "--html and --prefix are refused together" 2 "target prefix applies to one sentence" -- \
+  bash -c "echo '<p>A dog.</p>' | '$heed' translate --model '$model' --to de --html 1 --prefix Ein"
 expect "--positions is on, off or shuffled" 1 "positions must be on, off or shuffled, not 'sideways'" -- \
   bash -c "echo hi | '$heed' translate --model '$model' --to de --positions sideways"
 

@@ -78,6 +78,15 @@ export interface TranslateOptions {
    * permutation per source length), the decoder's as trained.
    */
   positions?: "on" | "off" | "shuffled";
+  /**
+   * The text is an HTML fragment: tags kept where they stand, text
+   * translated block by block (p, li, td, div, br, ... bound sentences),
+   * inline elements (a, b, em, span, ...) put back around the target words
+   * aligned to the source words they wrapped. Every tag of the result is
+   * one of the input's, byte for byte; script, style and translate="no"
+   * content is left as it is.
+   */
+  html?: boolean;
   /** One head whose query and key vectors to return (attention.queryKey); implies attention. */
   queryKey?: HeadRef;
   maxSentenceTokens?: number;

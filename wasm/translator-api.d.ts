@@ -31,6 +31,12 @@ export interface TranslatorCreateOptions extends TranslatorCreateCoreOptions {
 }
 
 export interface TranslatorTranslateOptions {
+  /**
+   * heed's own: the input is an HTML fragment; the result keeps its tags
+   * (inline ones around the aligned words) and translates its text. A
+   * stream yields the whole result as one chunk.
+   */
+  html?: boolean;
   /** Rejects the call (or errors the stream) with its reason. */
   signal?: AbortSignal;
 }

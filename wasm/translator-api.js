@@ -22,6 +22,14 @@ import { INPUT_QUOTA, anySignal, asDomError, bestFit, canonicalTag, checkQuota, 
          untilAborted } from "./api-common.js";
 import { defineLanguageDetector, holdLanguageModel } from "./language-detector.js";
 
+// heed's own translate option: { html: true } reads the input as HTML
+// (tags kept, text translated, docs/html.md).
+function readHtml(options) {
+  const html = options?.html ?? false;
+  if (typeof html !== "boolean") throw new TypeError("heed: option html must be true or false");
+  return html;
+}
+
 // Text with nothing to translate: whitespace, control and format
 // characters only. It is returned as it is.
 const NOTHING_TO_TRANSLATE = /^[\s\p{Cc}\p{Cf}]*$/u;
@@ -163,20 +171,22 @@ function defineTranslator(holder) {
 
     async translate(input, options = {}) {
       const { text, signal } = this.#life.call(arguments);
-      return untilAborted(signal, () => this.#translate(text, signal));
+      const html = readHtml(options);
+      return untilAborted(signal, () => this.#translate(text, signal, html));
     }
 
     // Chunks that join to translate()'s text, each sentence as heed
     // finishes it.
     translateStreaming(input, options = {}) {
       const { text, signal } = this.#life.call(arguments);
+      const html = readHtml(options);
       if (signal.aborted) throw signal.reason;
       const cancelled = new AbortController();
       const live = () => !cancelled.signal.aborted;
       return new ReadableStream({
         start: (controller) => {
           const emit = (chunk) => chunk && live() && controller.enqueue(chunk);
-          untilAborted(signal, () => this.#stream(text, anySignal([signal, cancelled.signal]), emit))
+          untilAborted(signal, () => this.#stream(text, anySignal([signal, cancelled.signal]), emit, html))
             .then(() => live() && controller.close(), (e) => live() && controller.error(e));
         },
         cancel: () => cancelled.abort(),
@@ -199,18 +209,20 @@ function defineTranslator(holder) {
       return this.#arc.identity || NOTHING_TO_TRANSLATE.test(text);
     }
 
-    #heedOptions(signal, onSentence) {
-      return { to: this.#arc.to, signal, maxInputBytes: INPUT_QUOTA, onSentence };
+    #heedOptions(signal, onSentence, html = false) {
+      return { to: this.#arc.to, signal, maxInputBytes: INPUT_QUOTA, onSentence, ...(html && { html }) };
     }
 
-    async #translate(text, signal) {
+    async #translate(text, signal, html) {
       if (this.#passThrough(text)) return text;
-      const r = await this.#heed.translate(text.toWellFormed?.() ?? text, this.#heedOptions(signal))
+      const r = await this.#heed.translate(text.toWellFormed?.() ?? text, this.#heedOptions(signal, undefined, html))
         .catch((e) => { throw asDomError(e); });
       return r.text;
     }
 
-    async #stream(text, signal, emit) {
+    // HTML comes whole: its markup is placed once every block is done.
+    async #stream(text, signal, emit, html) {
+      if (html) return emit(await this.#translate(text, signal, true));
       if (this.#passThrough(text)) return emit(text);
       const wellFormed = text.toWellFormed?.() ?? text;
       try {

@@ -415,6 +415,19 @@ test("sublayers and positions switched off give the native build's translations"
   assert.equal((await translator.translate(line, { to: "de" })).text, plain);
 });
 
+test("HTML mode gives the native build's markup and translation", async () => {
+  const lines = readFileSync(join(root, "tests/html/en-de.jsonl"), "utf8").trim().split("\n")
+    .slice(0, 20).map((l) => JSON.parse(l).source);
+  lines.push("<p>A <a href=\"x\"><img src=\"y.png\"></a> photo.</p><script>var a = '<b>';</script>");
+  const want = native(lines, "de", 4, ["--html", "1"]);
+  for (let i = 0; i < lines.length; ++i) {
+    const r = await translator.translate(lines[i], { to: "de", html: true });
+    assert.equal(r.text, want[i], lines[i]);
+    assert.ok(r.sentences.length >= 1);
+  }
+  await assert.rejects(translator.translate("<b>A dog.</b>", { to: "de", html: 1 }), /option html must be true or false/);
+});
+
 test("awkward text gives a defined result and the module keeps working", async () => {
   assert.equal((await translator.translate("", { to: "de" })).text, "");
   // Unpaired surrogates (a broken UTF-16 string) cannot become UTF-8.

@@ -123,6 +123,17 @@ test("translate() and translateStreaming() give heed's own translation, en→de 
   assert.equal(Object.prototype.toString.call(enDe.translateStreaming("hello")), "[object ReadableStream]");
 });
 
+test("heed's html option: HTML in, heed's HTML mode out, streamed as one chunk", async () => {
+  const text = '<p>Click <a href="/x">here</a> to <b>book</b> a table.</p><p>The <i>dog</i> runs.</p>';
+  const want = (await heed.translate(text, { to: "de", html: true })).text;
+  assert.match(want, /<a href="\/x">[^<]+<\/a>/);
+  assert.equal(await enDe.translate(text, { html: true }), want);
+  assert.deepEqual(await read(enDe.translateStreaming(text, { html: true })), [want]);
+  assert.notEqual(await enDe.translate(text), want);  // without it, tags are text
+  await assert.rejects(enDe.translate(text, { html: "yes" }), TypeError);
+  assert.throws(() => enDe.translateStreaming(text, { html: 1 }), TypeError);
+});
+
 test("a sentence too long for the model streams in parts that join as heed joins them", async () => {
   const local = await createTranslator({ model: tiny });
   const t = await createTranslatorAPI({ model: tiny }).Translator.create({ sourceLanguage: "en", targetLanguage: "de" });

@@ -1,0 +1,83 @@
+#include "core/html/translate.h"
+
+#include <utility>
+
+#include "core/html/align.h"
+#include "core/html/markup.h"
+#include "core/html/place.h"
+
+namespace heed {
+namespace {
+
+// The decoder layer whose cross-attention, averaged over its heads, aligns
+// best on tests/html's hand-placed tags: the last (docs/html.md).
+constexpr AlignWith kAlignWith{-1};
+
+struct BlockRef {
+  size_t text, part;  // the text and its part the block is
+};
+
+}  // namespace
+
+std::vector<Result> TranslateHtml(const std::vector<std::string>& texts,
+                                  const TranslateOptions& options,
+                                  const SentenceCallback& on_sentence,
+                                  const std::vector<std::string>& special,
+                                  const PlainTranslate& translate) {
+  std::vector<std::vector<HtmlPart>> parsed;
+  std::vector<std::string> blocks;
+  std::vector<BlockRef> refs;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    parsed.push_back(ParseHtml(texts[i]));
+    for (size_t p = 0; p < parsed[i].size(); ++p) {
+      if (!parsed[i][p].is_block) continue;
+      blocks.push_back(parsed[i][p].block.text);
+      refs.push_back({i, p});
+    }
+  }
+  TranslateOptions plain = options;
+  plain.html = false;
+  plain.attention = true;  // the alignment reads the cross-attention
+  SentenceCallback relay;
+  if (on_sentence) {
+    relay = [&](size_t block, const SentenceResult& sr) {
+      on_sentence(refs[block].text, sr);
+    };
+  }
+  std::vector<Result> translated = translate(blocks, plain, relay);
+
+  std::vector<Result> results(texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) {
+    if (!translated.empty()) results[i].timings = translated[0].timings;
+  }
+  std::vector<std::vector<std::string>> rendered(texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) {
+    rendered[i].resize(parsed[i].size());
+  }
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const HtmlBlock& block = parsed[refs[b].text][refs[b].part].block;
+    Result& t = translated[b];
+    const WordAlignment al =
+        AlignWords(block.text, t.text, t.sentences, special, kAlignWith);
+    rendered[refs[b].text][refs[b].part] =
+        RenderBlock(block, t.text, al, PlaceTags(block, al));
+    Result& r = results[refs[b].text];
+    r.target_tokens += t.target_tokens;
+    for (SentenceResult& sr : t.sentences) {
+      if (!options.attention && !options.contributions && !options.query_key) {
+        sr.attention = Attention{};
+        sr.alternatives.clear();
+      }
+      r.sentences.push_back(std::move(sr));
+    }
+  }
+  for (size_t i = 0; i < texts.size(); ++i) {
+    for (size_t p = 0; p < parsed[i].size(); ++p) {
+      results[i].text +=
+          parsed[i][p].is_block ? rendered[i][p] : parsed[i][p].markup;
+    }
+  }
+  return results;
+}
+
+}  // namespace heed
