@@ -4,6 +4,8 @@
 import { createTranslator } from "../../../build/wasm/dist/heed.js";
 import type { Attention, HeadRef, Info, Progress, Result, Sentence, TranslateOptions, Translator }
   from "../../../build/wasm/dist/heed.js";
+import { translateElement } from "../../../build/wasm/dist/translate-element.js";
+import type { HtmlTranslator, TranslatedElement } from "../../../build/wasm/dist/translate-element.js";
 
 const progress = (p: Progress): string => `${p.loaded}/${p.total}${p.fromCache ? " (cache)" : ""}`;
 
@@ -19,7 +21,8 @@ export async function run(model: string | URL | ArrayBuffer | Uint8Array): Promi
     attention: true, prefix: "Ein", logitLens: 5, contributions: true, confidence: true, maskHeads: [head],
     queryKey: { kind: "encoder", layer: 0, head: 1 },
     maxSentenceTokens: 256, maxBatch: 4, maxAttentionBytes: 1 << 20, maxInputBytes: 1 << 16,
-    signal: controller.signal,
+    signal: controller.signal, html: false, positions: "shuffled",
+    switchOff: [{ sublayer: "cross", layer: 1 }],
     onSentence: (s: Sentence, i: number) => console.log(i, s.segment, s.text),
   };
   const r: Result = await t.translate("A dog runs.", options);
@@ -53,6 +56,15 @@ export async function refused(t: Translator): Promise<void> {
   await t.translate("x", { beam: "4" });
   // @ts-expect-error there is no such option
   await t.translate("x", { bogus: true });
+  const html: HtmlTranslator = {
+    translate: async (text, o) => (await t.translate(text, { to: "de", html: o.html, signal: o.signal })).text,
+  };
+  const inPlace: TranslatedElement = translateElement(document.body, html, { observe: true });
+  await inPlace.done;
+  const showing: "translation" | "original" = inPlace.showing;
+  inPlace.toggle();
+  // @ts-expect-error positions are on, off or shuffled
+  await t.translate("x", { positions: "sideways" });
   // @ts-expect-error a head's kind is encoder, decoder or cross
   await t.translate("x", { maskHeads: [{ kind: "self", layer: 0, head: 0 }] });
   // @ts-expect-error one head, not a list
@@ -67,4 +79,5 @@ export async function refused(t: Translator): Promise<void> {
   await createTranslator({ model, threads: "auto" });
   void n;
   void d;
+  void showing;
 }
