@@ -34,7 +34,7 @@ struct SublayerRef {
 struct TranslateOptions : DecodingOptions {
   std::string to;  // target language code ("de"); required when the model
                    // has several target languages, else optional
-  bool attention = false;                 // return every attention map
+  bool attention = false;  // return every attention map
   // The text is an HTML fragment: its tags are kept and its text translated
   // block by block, inline markup put back around the aligned words
   // (core/html/). The result's text is HTML; its sentences are the blocks'.

@@ -111,8 +111,9 @@ void CheckLimits(const TranslateOptions& options) {
   CheckOptions(options);
   if (options.html && (!options.target_prefix.empty() ||
                        !options.target_prefix_pieces.empty())) {
-    throw Error("a target prefix applies to one sentence; HTML is blocks of "
-                "them: use one or the other");
+    throw Error(
+        "a target prefix applies to one sentence; HTML is blocks of "
+        "them: use one or the other");
   }
 }
 
@@ -203,7 +204,10 @@ std::vector<Segment> SplitForModel(std::string_view text,
                                    const Tokenizer& source) {
   std::vector<Segment> segments = SplitSentences(text);
   for (Segment& s : segments) {
-    if (s.is_sentence && source.Encode(s.text).empty()) s.is_sentence = false;
+    if (s.is_sentence &&
+        (IsInvisibleText(s.text) || source.Encode(s.text).empty())) {
+      s.is_sentence = false;
+    }
   }
   return segments;
 }

@@ -168,6 +168,12 @@ TEST_CASE("mutated charsmaps are refused or tokenise within bounds") {
 
 TEST_CASE("invalid UTF-8 is found, valid UTF-8 accepted") {
   size_t at = 99;
+  CHECK(IsInvisibleText(""));
+  CHECK(IsInvisibleText(std::string(" \0\t\x7F", 4)));
+  CHECK(IsInvisibleText("\u200B\u00AD\uFEFF\u2060\u3000\u00A0 \U000E0041"));
+  CHECK_FALSE(IsInvisibleText("\u200Ba"));
+  CHECK_FALSE(IsInvisibleText("\u00E9"));
+  CHECK_FALSE(IsInvisibleText("\U0001F600"));
   CHECK(IsValidUtf8("", &at));
   CHECK(IsValidUtf8("plain ascii", &at));
   CHECK(IsValidUtf8("Größe 😀 \xF4\x8F\xBF\xBF", &at));  // U+10FFFF

@@ -428,10 +428,10 @@ TEST_CASE("split and positional encoding through the public API") {
 }
 
 TEST_CASE("split reports a sentence exactly when translate translates one") {
-  // The shipped model's normaliser drops zero-width and control characters,
-  // so such text encodes to no pieces: it is copied as it is, and split
-  // does not call it a sentence either. (The fixture's tokenizer has no
-  // normaliser: there they are sentences, for both.)
+  // Text of white space, control and format characters only (NUL too,
+  // which the shipped model's normaliser would read as an unknown piece)
+  // is copied as it is, and split does not call it a sentence either,
+  // whatever the tokenizer's normaliser does.
   static const Translator shipped = Translator::FromFile(
       std::string(HEED_SOURCE_DIR) + "/models/heed-en-de-int8.heed");
   const TranslateOptions o = To("de");
@@ -450,6 +450,12 @@ TEST_CASE("split reports a sentence exactly when translate translates one") {
       CHECK(r.sentences.size() == sentences);
       if (sentences == 0) CHECK(r.text == text);
     }
+  }
+  for (const Translator* t : {&shipped, &Tiny()}) {
+    const std::string nul("\0 \x1f", 3);
+    CHECK(t->Translate(nul, o).text == nul);
+    CHECK(t->Translate(nul, o).sentences.empty());
+    CHECK(t->Split("\u200b\u00ad")[0].is_sentence == false);
   }
   CHECK(shipped.Split("\u200b").empty() == false);
   CHECK(shipped.Split("\u200b")[0].is_sentence == false);
