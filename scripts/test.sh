@@ -74,6 +74,11 @@ printf '\x05\x10A dog runs. Ein Hund.' >"$corpus/translate/seed"
   -print_final_stats=1 "$corpus/translate" 2>&1 | tail -4
 ./build/fuzz/fuzz_tokenizer "$crashes" -max_total_time="$FUZZ_SECONDS" -max_len=400000 \
   -rss_limit_mb=4096 -print_final_stats=1 "$corpus/tokenizer" 2>&1 | tail -4
+mkdir -p "$corpus/html"
+printf '<p>A <b>dog</b> &amp; <a href="x"><img src=y></a> runs.</p><!-- c --><ul><li>x<script>a</script>' \
+  >"$corpus/html/seed"
+./build/fuzz/fuzz_html "$crashes" -max_total_time="$FUZZ_SECONDS" -max_len=4096 \
+  -print_final_stats=1 "$corpus/html" 2>&1 | tail -4
 mkdir -p "$corpus/flags"
 printf -- '--beam\0004\0--length-penalty\0000.6\0--max-batch\00032\0--attention-json\0a.json\0--logit-lens\0003' \
   >"$corpus/flags/seed"
