@@ -560,6 +560,30 @@ test("switching off every head of a layer changes the run; switching them on res
   assert.equal(await page.$$eval("#ablation-result mark", (m) => m.length), 0);
 });
 
+test("switching off whole sublayers and the positions gives the native build's translation", async () => {
+  const source = "A man is riding a bicycle in the park.";
+  const want = await translated(() => page.fill("#source", source).then(() => page.click("#translate")));
+  await openView("ablation");
+  const to = (await page.$eval("#direction", (e) => e.value)).split("-")[1];
+  const beam = await page.$eval("#beam", (e) => e.value);
+  const run = async () => {
+    await page.$eval("#ablation-result", (e) => delete e.dataset.text);
+    await page.click("#ablate");
+    await page.waitForFunction(() => document.getElementById("ablation-result").dataset.text !== undefined);
+    return page.$eval("#ablation-result", (e) => e.dataset.text);
+  };
+  assert.equal(await page.$$eval("#ablation-sublayers input", (c) => c.length), 3 * 2 + 3 * 3);
+  await page.check('#ablation-sublayers input[data-sublayer="cross/1"]');
+  await page.selectOption("#ablation-positions", "off");
+  const parts = await run();
+  assert.equal(parts, native(source, to, beam, ["--switch-off", "cross:1", "--positions", "off"]));
+  assert.notEqual(parts, want);
+  await page.click("#ablation-clear");
+  assert.equal(await page.$eval("#ablation-positions", (e) => e.value), "on");
+  assert.equal(await page.$$eval("#ablation-sublayers input:checked", (c) => c.length), 0);
+  assert.equal(await run(), want);
+});
+
 test("export writes the attention as JSON and the view as PNG", async () => {
   await translated(() => page.fill("#source", "Two dogs play in the snow.").then(() => page.click("#translate")));
   await openView("alignment");

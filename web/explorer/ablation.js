@@ -1,5 +1,6 @@
-// Switch heads off: choose heads to zero, translate again, and see what
-// changed in the words and in the cross-attention.
+// Switch parts off: choose heads, whole sublayers or the positional
+// encoding to take away, translate again, and see what changed in the words
+// and in the cross-attention.
 import { KIND_NAMES, heads, layers, pick } from "../views/attention.js";
 import { markDiff } from "../views/diff.js";
 import { drawHeatmap } from "../views/heatmap.js";
@@ -38,8 +39,35 @@ function layerRow(masked, kind, l, nh) {
   return row;
 }
 
+// The sublayers of each side, as the engine names them (switchOff).
+const SUBLAYERS = {
+  encoder: [["encoder-self", "self-attention"], ["encoder-ffn", "feed-forward"]],
+  decoder: [["decoder-self", "self-attention"], ["cross", "cross-attention"], ["decoder-ffn", "feed-forward"]],
+};
+
+// A checkbox per sublayer of each layer; `off` holds "sublayer/layer" keys.
+function sublayerRows(off, a) {
+  return Object.entries(SUBLAYERS).flatMap(([side, parts]) =>
+    Array.from({ length: layers(a, side) }, (_, l) => {
+      const row = document.createElement("div");
+      row.className = "row";
+      row.append(Object.assign(document.createElement("span"), { textContent: `${side} layer ${l + 1}` }));
+      for (const [name, label] of parts) {
+        const box = Object.assign(document.createElement("input"), { type: "checkbox" });
+        box.dataset.sublayer = `${name}/${l}`;
+        box.checked = off.has(box.dataset.sublayer);
+        box.addEventListener("change", () => (box.checked ? off.add : off.delete).call(off, box.dataset.sublayer));
+        const tag = document.createElement("label");
+        tag.append(box, ` ${label}`);
+        row.append(tag);
+      }
+      return row;
+    }));
+}
+
 export function mount(root, ctx) {
   const masked = new Set();  // "kind/layer/head" switched off
+  const off = new Set();     // "sublayer/layer" switched off
   const result = root.querySelector("#ablation-result");
   const canvas = root.querySelector("#canvas-ablation");
   let current = null;  // the selection last drawn
@@ -53,7 +81,13 @@ export function mount(root, ctx) {
     root.querySelector("#ablate").disabled = true;
     result.textContent = "translating…";
     try {
-      const r = await ctx.translator.translate(s.source, { ...current.options, attention: true, maskHeads });
+      const switchOff = [...off].map((k) => {
+        const [sublayer, l] = k.split("/");
+        return { sublayer, layer: Number(l) };
+      });
+      const positions = root.querySelector("#ablation-positions").value;
+      const r = await ctx.translator.translate(s.source,
+        { ...current.options, attention: true, maskHeads, switchOff, positions });
       const out = r.sentences[0];
       markDiff(result, out.text, out.score, s.text);
       result.dataset.text = out.text;
@@ -72,6 +106,8 @@ export function mount(root, ctx) {
   root.querySelector("#ablate").addEventListener("click", ablate);
   root.querySelector("#ablation-clear").addEventListener("click", () => {
     masked.clear();
+    off.clear();
+    root.querySelector("#ablation-positions").value = "on";
     ctx.render();
   });
 
@@ -89,6 +125,7 @@ export function mount(root, ctx) {
         for (let l = 0; l < layers(a, kind); ++l) fs.append(layerRow(masked, kind, l, nh));
         return fs;
       }));
+      root.querySelector("#ablation-sublayers").replaceChildren(...sublayerRows(off, a));
       markDiff(root.querySelector("#ablation-original"), sel.sentence.text, sel.sentence.score, null);
     },
   };
