@@ -535,6 +535,22 @@ test("the positional encoding view draws the engine's sinusoids and their simila
   await page.screenshot({ path: join(shots, "positions-1280.png"), fullPage: true });
 });
 
+test("word order without positions: the sentence translated with them off and shuffled, as the native build does", async () => {
+  const source = "The dog bites the man.";
+  await translated(() => page.fill("#source", source).then(() => page.click("#translate")));
+  await openView("positions");
+  await page.click("#word-order");
+  await page.waitForSelector("#word-order-result[data-done]", { timeout: 60000 });
+  const to = (await page.$eval("#direction", (e) => e.value)).split("-")[1];
+  const beam = await page.$eval("#beam", (e) => e.value);
+  const got = Object.fromEntries(await page.$$eval("#word-order-result dd",
+    (dds) => dds.map((d) => [d.dataset.positions, d.textContent])));
+  assert.equal(got.on, await page.textContent("#target"));
+  for (const positions of ["off", "shuffled"]) {
+    assert.equal(got[positions], native(source, to, beam, ["--positions", positions]), positions);
+  }
+});
+
 test("switching off every head of a layer changes the run; switching them on restores it", async () => {
   await openView("ablation");
   const original = await page.textContent("#ablation-original");

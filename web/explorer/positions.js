@@ -1,13 +1,40 @@
 // The sinusoidal positional encoding the engine adds, for the sentence's
-// length, and the cosine similarity of its positions.
+// length, and the cosine similarity of its positions; and the sentence
+// translated without them, or with the source's shuffled.
 import { display } from "../views/attention.js";
 import { drawLegend } from "../views/color.js";
 import { drawEncoding, drawSimilarity, similarity } from "../views/positional.js";
 
+const RUNS = [["on", "as trained"], ["off", "no positions"], ["shuffled", "source positions shuffled"]];
+
 export function mount(root, ctx) {
   let pe = null;  // the encoding for the last length asked
+  let current = null;
+  const out = root.querySelector("#word-order-result");
+
+  root.querySelector("#word-order").addEventListener("click", async () => {
+    const sel = current;
+    out.replaceChildren();
+    delete out.dataset.done;
+    try {
+      for (const [positions, label] of RUNS) {
+        const r = await ctx.translator.translate(sel.sentence.source, { ...sel.options, positions });
+        const dd = Object.assign(document.createElement("dd"), { textContent: r.text });
+        dd.dataset.positions = positions;
+        out.append(Object.assign(document.createElement("dt"), { textContent: label }), dd);
+      }
+      out.dataset.done = "1";
+    } catch (e) {
+      ctx.onError(e);
+    }
+  });
+
   return {
+    reset() {
+      out.replaceChildren();
+    },
     async render(sel) {
+      current = sel;
       const n = Math.max(2, sel.sentence.sourcePieces.length);
       if (pe?.positions !== n) pe = await ctx.translator.positionalEncoding(n);
       const names = sel.sentence.sourcePieces.map(display);
