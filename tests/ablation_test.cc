@@ -11,6 +11,7 @@
 #include "core/decode/search.h"
 #include "core/model/model.h"
 #include "core/model/positional.h"
+#include "core/model/run_options.h"
 #include "tests/test_util.h"
 
 namespace heed {
@@ -126,6 +127,59 @@ TEST_CASE("shuffled positions are the sentence reordered, then put back") {
     const EncoderOutput b = model.Encode({reordered}, {});
     for (size_t s = 0; s < n; ++s) {
       CHECK(test::MaxAbsDiff(Row(a, 0, s, d), Row(b, 0, perm[s], d)) <= 1e-5);
+    }
+  }
+}
+
+SublayerKind KindNamed(const std::string& name) {
+  for (int k = 0; k < kSublayerKinds; ++k) {
+    const auto kind = static_cast<SublayerKind>(k);
+    if (name == SublayerName(kind)) return kind;
+  }
+  FAIL("unknown sublayer ", name);
+  return SublayerKind::kEncoderSelf;
+}
+
+TEST_CASE("parts switched off equal the PyTorch reference with them removed") {
+  for (const char* name : {"tiny_postnorm", "tiny_prenorm"}) {
+    const Model model = Model::Load(
+        ModelFile::Open(test::Fixture(std::string(name) + ".heed")));
+    const size_t d = model.config().d_model;
+    const nlohmann::json gold =
+        test::ReadJson(test::Fixture(std::string(name) + "_ablation.json"));
+    const std::vector<std::vector<int>> sources = Sources();
+    for (const nlohmann::json& c : gold["cases"]) {
+      INFO(name, " ", c.dump().substr(0, 80));
+      RunOptions run;
+      for (const nlohmann::json& s : c.value("switch_off", nlohmann::json())) {
+        const SublayerKind kind = KindNamed(s[0].get<std::string>());
+        const bool encoder = kind == SublayerKind::kEncoderSelf ||
+                             kind == SublayerKind::kEncoderFfn;
+        auto& layers = run.sublayers.off[static_cast<int>(kind)];
+        layers.resize(encoder ? model.config().encoder_layers
+                              : model.config().decoder_layers,
+                      0);
+        layers.at(s[1].get<size_t>()) = 1;
+      }
+      const std::string positions = c.value("positions", "on");
+      run.positions = positions == "off"        ? Positions::kOff
+                      : positions == "shuffled" ? Positions::kShuffled
+                                                : Positions::kOn;
+      const EncoderOutput enc = model.Encode(sources, run);
+      for (const nlohmann::json& r : c["results"]) {
+        const size_t b = r["sentence"].get<size_t>();
+        CHECK(ShuffledPositions(sources[b].size()) ==
+              c["permutations"][b].get<std::vector<size_t>>());
+        std::vector<float> memory;
+        for (size_t s = 0; s < sources[b].size(); ++s) {
+          const std::vector<float> row = Row(enc, b, s, d);
+          memory.insert(memory.end(), row.begin(), row.end());
+        }
+        CHECK(test::MaxAbsDiff(memory, test::Flat(r["memory"])) <= 1e-4);
+        const auto got = model.ForcedLogProbs(
+            enc, b, r["inputs"].get<std::vector<int>>(), run);
+        CHECK(test::MaxAbsDiff(got, test::Flat(r["log_probs"])) <= 1e-4);
+      }
     }
   }
 }
