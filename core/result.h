@@ -91,6 +91,14 @@ struct SentenceResult {
   LogitLens lens;  // of the best hypothesis, with logit_lens > 0
 };
 
+// HTML mode: one inline element of the text and where heed put it.
+struct HtmlTag {
+  std::string tag;     // its start tag, verbatim
+  std::string source;  // the source text it wrapped (tags out)
+  std::string target;  // the translation's words it wraps now; empty when
+                       // heed found none (the element is then empty)
+};
+
 struct Timings {
   double tokenize_ms = 0, encode_ms = 0, decode_ms = 0, total_ms = 0;
 };
@@ -98,8 +106,9 @@ struct Timings {
 struct Result {
   std::string text;  // the whole translation, layout kept
   std::vector<SentenceResult> sentences;
-  size_t target_tokens = 0;  // tokens produced, over all sentences
-  Timings timings;           // shared by the texts of one call
+  size_t target_tokens = 0;   // tokens produced, over all sentences
+  std::vector<HtmlTag> tags;  // HTML mode: every inline element, in order
+  Timings timings;            // shared by the texts of one call
 };
 
 // Called with each sentence's result as soon as its batch is decoded, in

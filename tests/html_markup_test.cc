@@ -132,6 +132,11 @@ TEST_CASE("inline elements wrap the words aligned to theirs") {
   CHECK(Render("<i>park</i>.", "Park.", {0}, {0}) == "<i>Park</i>.");
   CHECK(Render("<i>\"Hi,\" she said.</i>", "\"Hallo\", sagte sie.", {0, 1, 2},
                {0, 1, 2}) == "<i>\"Hallo\", sagte sie.</i>");
+  {  // and WrappedText says what the element wraps, as written
+    const HtmlBlock block = Blocks("<i>park</i>.").at(0);
+    WordAlignment al{SplitWords(block.text), SplitWords("Park."), {0}, {0}};
+    CHECK(WrappedText("Park.", al, PlaceTags(block, al), 0) == "Park");
+  }
   // The model's text is escaped.
   CHECK(Render("a <b>x</b>", "<script> y", {0, 1}, {0, 1}) ==
         "&lt;script&gt; <b>y</b>");

@@ -427,6 +427,27 @@ TEST_CASE("split and positional encoding through the public API") {
   CHECK_THROWS_AS(Tiny().PositionalEncoding(4097), Error);
 }
 
+TEST_CASE("HTML mode says where each inline element went") {
+  static const Translator shipped = Translator::FromFile(
+      std::string(HEED_SOURCE_DIR) + "/models/heed-en-de-int8.heed");
+  TranslateOptions o = To("de");
+  o.html = true;
+  const Result r = shipped.Translate(
+      "<p>Click <a href=\"/x\">here</a> to <b>book</b> a table.</p>", o);
+  REQUIRE(r.tags.size() == 2);
+  CHECK(r.tags[0].tag == "<a href=\"/x\">");
+  CHECK(r.tags[0].source == "here");
+  CHECK(r.tags[1].source == "book");
+  for (const HtmlTag& t : r.tags) {
+    CHECK(!t.target.empty());
+    CHECK(r.text.find(t.tag + t.target) != std::string::npos);
+  }
+  CHECK(r.sentences.size() == 1);
+  CHECK(r.sentences[0].attention.cross.empty());  // not asked for
+  o.html = false;
+  CHECK(shipped.Translate("A dog.", o).tags.empty());
+}
+
 TEST_CASE("split reports a sentence exactly when translate translates one") {
   // Text of white space, control and format characters only (NUL too,
   // which the shipped model's normaliser would read as an unknown piece)

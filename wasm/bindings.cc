@@ -302,6 +302,17 @@ class Engine {
       out.set("text", r.text);
       out.set("sentences", sentences);
       out.set("targetTokenCount", r.target_tokens);
+      if (o.html) {
+        val tags = val::array();
+        for (const heed::HtmlTag& t : r.tags) {
+          val tag = val::object();
+          tag.set("tag", t.tag);
+          tag.set("source", t.source);
+          tag.set("target", t.target);
+          tags.call<void>("push", tag);
+        }
+        out.set("tags", tags);
+      }
       val timings = val::object();
       timings.set("tokenizeMs", r.timings.tokenize_ms);
       timings.set("encodeMs", r.timings.encode_ms);

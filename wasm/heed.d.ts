@@ -41,6 +41,16 @@ export interface SublayerRef {
   layer: number;
 }
 
+/** HTML mode: one inline element and where heed put it. */
+export interface HtmlTag {
+  /** Its start tag, verbatim. */
+  tag: string;
+  /** The source text it wrapped, tags out. */
+  source: string;
+  /** The translation's words it wraps now ("" where heed found none). */
+  target: string;
+}
+
 export interface TranslateOptions {
   /** Target language code, e.g. "de"; required for multilingual models. */
   to?: string;
@@ -192,6 +202,8 @@ export interface Result {
   attention?: Attention;
   alternatives?: { piece: string; probability: number }[][];
   sentences: Sentence[];
+  /** With { html: true }: every inline element of the text, in order, and the words it was put around. */
+  tags?: HtmlTag[];
   timings: { tokenizeMs: number; encodeMs: number; decodeMs: number; totalMs: number };
 }
 

@@ -165,8 +165,13 @@ async function translate() {
   const out = $("target");
   out.replaceChildren();
   $("timing").textContent = "";
+  $("html-tags").hidden = true;
   if (!text.trim()) return;
   try {
+    if ($("html").checked) {
+      await translateHtml(text, options, run);
+      return;
+    }
     // One placeholder per sentence, filled as its batch is decoded; the
     // whitespace between sentences is kept as it is. The engine splits and
     // batches the text itself; split() only lays out the placeholders.
@@ -222,6 +227,31 @@ async function translate() {
       showError(e);
     }
   }
+}
+
+// HTML mode: the result is HTML, shown as text (the page never renders
+// markup it was given), with where each inline tag went.
+async function translateHtml(text, options, run) {
+  const start = performance.now();
+  const r = await translator.translate(text, { ...options, html: true, attention: true, confidence: true,
+                                               logitLens: 5, maxBatch: BATCH, signal: running?.signal });
+  if (run !== generation) return;
+  $("target").textContent = r.text;
+  $("timing").textContent = `${Math.round(performance.now() - start)} ms`;
+  $("html-tags").querySelector("tbody").replaceChildren(...r.tags.map((t) => {
+    const row = document.createElement("tr");
+    for (const [cell, code] of [[t.tag, true], [t.source, false], [t.target || "(nothing)", false]]) {
+      const td = document.createElement("td");
+      td.append(code ? Object.assign(document.createElement("code"), { textContent: cell }) : cell);
+      row.append(td);
+    }
+    return row;
+  }));
+  $("html-tags").hidden = r.tags.length === 0;
+  if (r.sentences.length) explorer.show(r.sentences, options, r.sentences.length > 1);
+  $("copy").disabled = false;
+  $("target").dataset.done = String(run);
+  updateLink();
 }
 
 // The URL's hash follows what is shown, without adding history entries.

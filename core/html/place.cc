@@ -283,6 +283,24 @@ TagPlacement PlaceTags(const HtmlBlock& block, const WordAlignment& al) {
   return place;
 }
 
+std::string WrappedText(const std::string& target, const WordAlignment& al,
+                        const TagPlacement& place, size_t e) {
+  const auto [first, last] = place.elements[e];
+  if (first >= last) return "";
+  const std::string_view t(target);
+  // As Renderer::Word cuts a word: leading marks, then trailing ones.
+  auto word = [&](size_t k) {
+    return t.substr(al.target[k].begin, al.target[k].end - al.target[k].begin);
+  };
+  const size_t lead_first = Punctuation(word(first), false);
+  const size_t lead_last = Punctuation(word(last - 1), false);
+  const size_t trail = Punctuation(word(last - 1).substr(lead_last), true);
+  const size_t begin =
+      al.target[first].begin + (place.trim_start[e] ? lead_first : 0);
+  const size_t end = al.target[last - 1].end - (place.trim_end[e] ? trail : 0);
+  return std::string(t.substr(begin, end - begin));
+}
+
 std::string RenderBlock(const HtmlBlock& block, const std::string& target,
                         const WordAlignment& al, const TagPlacement& place) {
   Renderer r(block, target, al, place);

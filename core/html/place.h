@@ -30,6 +30,11 @@ struct TagPlacement {
 
 TagPlacement PlaceTags(const HtmlBlock& block, const WordAlignment& al);
 
+// The text of `target` that element e wraps as RenderBlock writes it (its
+// words, edge punctuation left out as placed); "" for an empty element.
+std::string WrappedText(const std::string& target, const WordAlignment& al,
+                        const TagPlacement& place, size_t e);
+
 // The block's translation `target` as HTML, its markup placed.
 std::string RenderBlock(const HtmlBlock& block, const std::string& target,
                         const WordAlignment& al, const TagPlacement& place);

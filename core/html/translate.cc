@@ -17,6 +17,14 @@ struct BlockRef {
   size_t text, part;  // the text and its part the block is
 };
 
+// Element e of a block and the target words it was put around.
+HtmlTag Describe(const HtmlBlock& block, size_t e, const std::string& target,
+                 const WordAlignment& al, const TagPlacement& place) {
+  const HtmlElement& el = block.elements[e];
+  return {el.open, block.text.substr(el.begin, el.end - el.begin),
+          WrappedText(target, al, place, e)};
+}
+
 }  // namespace
 
 std::vector<Result> TranslateHtml(const std::vector<std::string>& texts,
@@ -59,9 +67,13 @@ std::vector<Result> TranslateHtml(const std::vector<std::string>& texts,
     Result& t = translated[b];
     const WordAlignment al =
         AlignWords(block.text, t.text, t.sentences, special, kAlignWith);
+    const TagPlacement place = PlaceTags(block, al);
     rendered[refs[b].text][refs[b].part] =
-        RenderBlock(block, t.text, al, PlaceTags(block, al));
+        RenderBlock(block, t.text, al, place);
     Result& r = results[refs[b].text];
+    for (size_t e = 0; e < block.elements.size(); ++e) {
+      r.tags.push_back(Describe(block, e, t.text, al, place));
+    }
     r.target_tokens += t.target_tokens;
     for (SentenceResult& sr : t.sentences) {
       if (!options.attention && !options.contributions && !options.query_key) {

@@ -426,6 +426,11 @@ test("HTML mode gives the native build's markup and translation", async () => {
     assert.ok(r.sentences.length >= 1);
   }
   await assert.rejects(translator.translate("<b>A dog.</b>", { to: "de", html: 1 }), /option html must be true or false/);
+  // Each inline element and the words it went around, as in the text.
+  const r = await translator.translate('Click <a href="/x">here</a> to <b>book</b> a table.', { to: "de", html: true });
+  assert.deepEqual(r.tags.map((t) => [t.tag, t.source]), [['<a href="/x">', "here"], ["<b>", "book"]]);
+  for (const t of r.tags) assert.ok(t.target && r.text.includes(t.tag + t.target), JSON.stringify(t));
+  assert.equal((await translator.translate("A dog.", { to: "de" })).tags, undefined);
 });
 
 test("awkward text gives a defined result and the module keeps working", async () => {
