@@ -71,6 +71,30 @@ TEST_CASE("script, style, translate=no and notranslate are kept whole") {
   CHECK(b[0].elements.empty());
 }
 
+TEST_CASE("an end tag inside a comment or script ends nothing") {
+  std::vector<HtmlBlock> b =
+      Blocks("<span class=notranslate><!-- </span> --></span> Hello");
+  REQUIRE(b.size() == 1);
+  CHECK(b[0].text == " Hello");
+  REQUIRE(b[0].atoms.size() == 1);
+  CHECK(b[0].atoms[0].markup ==
+        "<span class=notranslate><!-- </span> --></span>");
+  b = Blocks(
+      "Hi <span translate=no><script>x(\"</span>\")</script></span> "
+      "there");
+  REQUIRE(b.size() == 1);
+  CHECK(b[0].text == "Hi  there");
+  // "/>" does not close a script: its text is script, not words.
+  b = Blocks("<p>Hello <script/>x</script> world</p>");
+  REQUIRE(b.size() == 1);
+  CHECK(b[0].text == "Hello  world");
+  CHECK(b[0].atoms.at(0).markup == "<script/>x</script>");
+  // Markup that runs to the end of the input stays at the block's end.
+  b = Blocks("<p>A B <style>x");
+  REQUIRE(b.size() == 1);
+  CHECK(b[0].atoms.at(0).place == HtmlAtom::Place::kEnd);
+}
+
 TEST_CASE("an element around no words is kept whole where it stood") {
   const std::vector<HtmlBlock> b =
       Blocks("A <a href=\"x\"><img src=\"y\"> </a>photo.");
@@ -104,6 +128,11 @@ TEST_CASE("deep or endless markup stays linear") {
   for (int i = 0; i < 50000; ++i) deep += "<a x=\"<a y='";
   const std::vector<HtmlPart> parts = ParseHtml(deep);
   CHECK(Rejoin(parts) == deep);
+  // The last '>' inside a value: every '<' before it would scan to the end.
+  std::string open;
+  for (int i = 0; i < 200000; ++i) open += "<a ";
+  open += "x=\">\"";
+  CHECK(Rejoin(ParseHtml(open)) == open);
 }
 
 // A block with a given translation and alignment, rendered.

@@ -141,6 +141,9 @@ HOSTILE = [
     "<svg><text>A dog</text></svg> A cat.",
     "<textarea><b>not markup</b></textarea> The house.",
     "<p>A <em>very</em> <strong><em>small</em> dog</strong>.</p>",
+    "<span class=notranslate><!-- </span> --></span> Hello dog.",
+    "<p>Hello <script/>x</script> world</p>",
+    "<p>A big dog <style>p { color: red }",
 ]
 
 

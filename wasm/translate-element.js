@@ -53,7 +53,11 @@ function blocksIn(node, root) {
   };
   if (node.nodeType === 3) visit(node);
   for (let t = walker.nextNode(); t; t = walker.nextNode()) visit(t);
-  return [...found].filter((b) => ![...found].some((o) => o !== b && o.contains(b)));
+  const inner = (b) => {
+    for (let e = b.parentElement; e && e !== root.parentNode; e = e.parentElement) if (found.has(e)) return true;
+    return false;
+  };
+  return [...found].filter((b) => !inner(b));
 }
 
 /**
@@ -65,11 +69,24 @@ function blocksIn(node, root) {
 export function translateElement(root, translator, { observe = false, signal, onError = () => {} } = {}) {
   if (!root || typeof root.querySelectorAll !== "function") throw new TypeError("heed: translateElement needs an element");
   if (typeof translator?.translate !== "function") throw new TypeError("heed: translateElement needs a translator");
-  const units = new Map();  // block -> { original, translated }
+  const units = new Map();  // block -> { original, translated }: its HTML as the page has it
+  const changed = [];        // nodes the page changed while the original was shown
   let showing = "translation", applying = false, observer = null, stopped = false;
   let pending = Promise.resolve();
 
+  const report = (e, block) => {
+    try {
+      onError(e, block);
+    } catch {
+      // a throwing onError must not stop later translations
+    }
+  };
+
+  // Runs fn, whose own changes to the DOM the observer then ignores; the
+  // page's changes queued before it are handled first.
   const apply = (fn) => {
+    const before = observer?.takeRecords() ?? [];
+    if (before.length) onMutations(before);
     applying = true;
     try {
       fn();
@@ -80,18 +97,25 @@ export function translateElement(root, translator, { observe = false, signal, on
   };
 
   const translateBlock = async (block) => {
-    const original = block.innerHTML;
-    if (units.get(block)?.translated === original) return;  // ours already
+    const html = block.innerHTML;
+    const known = units.get(block);
+    if (known?.translated === html) return;  // ours already
+    // The original stays the first one seen: a block changed after its
+    // translation was shown holds translated text beside the new.
+    const original = known?.original ?? html;
     units.set(block, { original, translated: undefined });
     try {
-      const translated = await translator.translate(original, { html: true, signal });
-      if (stopped && signal?.aborted) return;
-      if (block.innerHTML !== original) return;  // changed meanwhile: its own turn comes
-      units.set(block, { original, translated });
-      if (showing === "translation") apply(() => { block.innerHTML = translated; });
+      const translated = await translator.translate(html, { html: true, signal });
+      if (stopped || !block.isConnected || block.innerHTML !== html) return;  // its own turn comes
+      let shown = translated;
+      if (showing === "translation") {
+        apply(() => { block.innerHTML = translated; });
+        shown = block.innerHTML;  // as the browser serialises it
+      }
+      units.set(block, { original, translated: shown });
     } catch (e) {
       units.delete(block);
-      onError(e, block);
+      report(e, block);
     }
   };
 
@@ -102,23 +126,39 @@ export function translateElement(root, translator, { observe = false, signal, on
   };
 
   const show = (which) => {
+    if (which === showing) return;
+    // Blocks the page changed while the original was shown keep those
+    // changes: they are translated again rather than overwritten.
+    const redo = which === "translation" ? changed.splice(0) : [];
+    for (const n of redo) {
+      let e = n.nodeType === 1 ? n : n.parentElement;
+      while (e && !units.has(e) && e !== root) e = e.parentElement;
+      if (e) units.delete(e);
+    }
     showing = which;
     apply(() => {
       for (const [block, u] of units) {
         if (u.translated !== undefined) block.innerHTML = which === "original" ? u.original : u.translated;
       }
     });
+    if (redo.length) controller.done = run(redo);
   };
+
+  function onMutations(records) {
+    if (stopped) return;
+    const nodes = [];
+    for (const r of records) {
+      if (r.type === "characterData") nodes.push(r.target);
+      for (const n of r.addedNodes) nodes.push(n);
+    }
+    if (!nodes.length) return;
+    if (showing === "translation") controller.done = run(nodes);
+    else changed.push(...nodes);
+  }
 
   if (observe) {
     observer = new root.ownerDocument.defaultView.MutationObserver((records) => {
-      if (applying || stopped) return;
-      const nodes = [];
-      for (const r of records) {
-        if (r.type === "characterData") nodes.push(r.target);
-        for (const n of r.addedNodes) nodes.push(n);
-      }
-      if (nodes.length && showing === "translation") controller.done = run(nodes);
+      if (!applying) onMutations(records);
     });
     observer.observe(root, { childList: true, subtree: true, characterData: true });
   }

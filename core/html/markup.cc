@@ -78,9 +78,12 @@ bool NoTranslate(std::string_view name, std::string_view value) {
 
 // Where each character that ends a tag or a value last occurs: past it, a
 // tag cannot end, and reading one fails at once instead of scanning to the
-// end of the input (which would make "<a <a <a ..." quadratic).
+// end of the input (which would make "<a <a <a ..." quadratic). And once a
+// tag's reading has run off the end of the input, no '<' after it starts a
+// tag either (`dead`): the rest is text, read once.
 struct Last {
   size_t gt, dquote, squote;  // npos where there is none
+  size_t dead = std::string_view::npos;
   explicit Last(std::string_view html)
       : gt(html.rfind('>')),
         dquote(html.rfind('"')),
@@ -93,8 +96,8 @@ struct Last {
 
 // Reads a start or end tag at html[at] == '<'; false where it is not one
 // (the '<' is then text).
-bool ReadTag(std::string_view html, size_t at, const Last& last, Tag* tag) {
-  if (!last.Before(at, '>')) return false;
+bool ReadTag(std::string_view html, size_t at, Last& last, Tag* tag) {
+  if (!last.Before(at, '>') || at >= last.dead) return false;
   const std::string_view s = html.substr(at);
   size_t i = 1;
   tag->end = i < s.size() && s[i] == '/';
@@ -108,7 +111,7 @@ bool ReadTag(std::string_view html, size_t at, const Last& last, Tag* tag) {
       tag->self_closing = s[i] == '/';
       ++i;
     }
-    if (i >= s.size()) return false;
+    if (i >= s.size()) break;
     if (s[i] == '>') {
       tag->length = i + 1;
       return true;
@@ -125,7 +128,7 @@ bool ReadTag(std::string_view html, size_t at, const Last& last, Tag* tag) {
     while (i < s.size() && IsSpace(s[i])) ++i;
     size_t begin = i, end = i;
     if (i < s.size() && (s[i] == '"' || s[i] == '\'')) {
-      if (!last.Before(at + i + 1, s[i])) return false;
+      if (!last.Before(at + i + 1, s[i])) break;
       const size_t close = s.find(s[i], i + 1);
       if (close == std::string_view::npos) return false;
       begin = i + 1;
@@ -137,28 +140,8 @@ bool ReadTag(std::string_view html, size_t at, const Last& last, Tag* tag) {
     }
     tag->no_translate |= NoTranslate(name, s.substr(begin, end - begin));
   }
+  last.dead = std::min(last.dead, at);  // ran off the end
   return false;
-}
-
-// Where the element opened by `tag` (ending at `from`) ends: after its
-// matching end tag, or at the end of the input where it has none.
-size_t ElementEnd(std::string_view html, size_t from, const Last& last,
-                  const Tag& tag) {
-  int depth = 1;
-  size_t i = from;
-  while ((i = html.find('<', i)) != std::string_view::npos) {
-    Tag t;
-    if (!ReadTag(html, i, last, &t)) {
-      ++i;
-      continue;
-    }
-    if (t.name == tag.name) {
-      if (t.end && --depth == 0) return i + t.length;
-      if (!t.end && !t.self_closing && !IsRawText(tag.name)) ++depth;
-    }
-    i += t.length;
-  }
-  return html.size();
 }
 
 // Comments, doctypes and processing instructions: their length from '<'.
@@ -172,6 +155,37 @@ size_t SpecialLength(std::string_view s) {
     return end == std::string_view::npos ? s.size() : end + 1;
   }
   return 0;
+}
+
+// Where the element opened by `tag` (ending at `from`) ends: after its
+// matching end tag, or at the end of the input where it has none. Inside
+// an element that is not raw text, comments and script or style elements
+// are skipped whole: an end tag in them ends nothing.
+size_t ElementEnd(std::string_view html, size_t from, Last& last,
+                  const Tag& tag) {
+  const bool raw = IsRawText(tag.name);
+  int depth = 1;
+  size_t i = from;
+  while ((i = html.find('<', i)) != std::string_view::npos) {
+    if (const size_t n = raw ? 0 : SpecialLength(html.substr(i))) {
+      i += n;
+      continue;
+    }
+    Tag t;
+    if (!ReadTag(html, i, last, &t)) {
+      ++i;
+      continue;
+    }
+    if (t.name == tag.name) {
+      if (t.end && --depth == 0) return i + t.length;
+      if (!t.end && !t.self_closing && !raw) ++depth;
+    } else if (!raw && !t.end && IsRawText(t.name)) {
+      i = ElementEnd(html, i + t.length, last, t);
+      continue;
+    }
+    i += t.length;
+  }
+  return html.size();
 }
 
 // An inline element open at some point of the input.
@@ -222,7 +236,7 @@ class Parser {
       return end;
     }
     if (const size_t n = SpecialLength(html_.substr(i))) {
-      AddAtom(i, n, HtmlAtom::Place::kAligned);
+      AddAtom(i, n, Place(i + n));
       return i + n;
     }
     Tag tag;
@@ -247,9 +261,12 @@ class Parser {
   size_t OnTag(size_t i, const Tag& tag) {
     const size_t after = i + tag.length;
     const bool whole = !tag.end && (IsOpaque(tag.name) || tag.no_translate);
-    const size_t end = whole && !tag.self_closing && !IsVoid(tag.name)
-                           ? ElementEnd(html_, after, last_, tag)
-                           : after;
+    // As a browser: "/>" closes only void and foreign (svg, math) elements.
+    const bool closed =
+        IsVoid(tag.name) ||
+        (tag.self_closing && (tag.name == "svg" || tag.name == "math"));
+    const size_t end =
+        whole && !closed ? ElementEnd(html_, after, last_, tag) : after;
     if (IsBlock(tag.name)) {  // the block ends; the tag stays where it is
       EndBlock(i);
       markup_.append(html_.substr(i, end - i));
@@ -257,7 +274,7 @@ class Parser {
       return end;
     }
     if (whole || IsVoid(tag.name) || tag.self_closing) {
-      AddAtom(i, end - i, HtmlAtom::Place::kAligned);
+      AddAtom(i, end - i, Place(end));
     } else if (tag.end) {
       Close(i, tag);
     } else {
@@ -307,6 +324,13 @@ class Parser {
     HtmlElement e{o.tag, std::move(close), o.text_begin, text_.size(), -1};
     opens_[o.local].closed = static_cast<int>(closed_.size());
     closed_.push_back({std::move(e), o.raw_begin, raw_end, o.local});
+  }
+
+  // Markup that runs to the end of the input (an unclosed comment or
+  // script) stays at the end: no translated word may follow it into it.
+  HtmlAtom::Place Place(size_t end) const {
+    return end == html_.size() ? HtmlAtom::Place::kEnd
+                               : HtmlAtom::Place::kAligned;
   }
 
   void AddAtom(size_t i, size_t n, HtmlAtom::Place place) {

@@ -90,3 +90,20 @@ test("a paragraph added later is translated as it comes", async () => {
   assert.deepEqual(errors, []);
   assert.deepEqual(foreign, []);
 });
+
+test("what the page adds while the original is shown is translated when the translation comes back", async () => {
+  await page.click("#original");  // the original
+  assert.equal(await page.textContent("#original"), "Show translation");
+  await page.$eval("#article", (a) => {
+    const p = document.createElement("p");
+    p.id = "late";
+    p.innerHTML = "The <b>dog</b> is black.";
+    a.append(p);
+  });
+  await page.click("#original");  // the translation again, and the new paragraph's
+  await page.waitForFunction(() => document.getElementById("late").textContent !== "The dog is black.", null,
+    { timeout: 60000 });
+  assert.equal(await page.$eval("#late", (p) => p.innerHTML), await serialised(native(["The <b>dog</b> is black."])[0]));
+  assert.match(await page.$eval("#article h2", (h) => h.textContent), /Park/);
+  assert.deepEqual(errors, []);
+});
