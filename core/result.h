@@ -91,7 +91,8 @@ struct SentenceResult {
   LogitLens lens;  // of the best hypothesis, with logit_lens > 0
 };
 
-// HTML mode: one inline element of the text and where heed put it.
+// HTML mode: one inline element of the text and where heed put it (each
+// text at most 1,000 bytes, cut with "…").
 struct HtmlTag {
   std::string tag;     // its start tag, verbatim
   std::string source;  // the source text it wrapped (tags out)

@@ -444,6 +444,16 @@ TEST_CASE("HTML mode says where each inline element went") {
   }
   CHECK(r.sentences.size() == 1);
   CHECK(r.sentences[0].attention.cross.empty());  // not asked for
+  // Many elements around long text: each described in at most 1,000 bytes.
+  std::string many;
+  for (int i = 0; i < 20000; ++i) many += "<b>";
+  for (int i = 0; i < 150; ++i) many += "A dog runs. ";
+  const Result big = shipped.Translate(many, o);
+  REQUIRE(big.tags.size() == 20000);
+  CHECK(big.tags[0].source.size() <= 1003);
+  CHECK(big.tags[0].source.compare(big.tags[0].source.size() - 3, 3,
+                                   "\u2026") == 0);
+  CHECK(big.tags[19999].tag == "<b>");
   o.html = false;
   CHECK(shipped.Translate("A dog.", o).tags.empty());
 }

@@ -22,16 +22,17 @@ Range Touched(const std::vector<WordSpan>& words, size_t begin, size_t end) {
 // the words that are also some source word's best: an article attends to
 // its noun, but the noun is where the noun's source word looks.
 Range Linked(const WordAlignment& al, Range source, bool mutual) {
+  std::vector<char> best(al.link.size(), !mutual);
+  for (size_t w = source.first; mutual && w < source.second; ++w) {
+    const int t = al.best[w];
+    if (t >= 0 && t < static_cast<int>(best.size())) best[t] = 1;
+  }
   size_t lo = al.link.size(), hi = 0;
   for (size_t t = 0; t < al.link.size(); ++t) {
     const int s = al.link[t];
     const bool in = s >= static_cast<int>(source.first) &&
                     s < static_cast<int>(source.second);
-    bool best = !mutual;
-    for (size_t w = source.first; mutual && w < source.second; ++w) {
-      best |= al.best[w] == static_cast<int>(t);
-    }
-    if (in && best) {
+    if (in && best[t]) {
       lo = std::min(lo, t);
       hi = t + 1;
     }
@@ -99,13 +100,25 @@ bool IsSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
 
+constexpr std::string_view kMarks[] = {
+    ".",      ",",      ";",      ":",      "!",      "?",
+    ")",      "(",      "]",      "[",      "\"",     "'",
+    "\u201C", "\u201D", "\u201E", "\u2018", "\u2019", "\u00AB",
+    "\u00BB", "\u2026", "\u00BF", "\u00A1"};
+
+// Whether text starts (or ends) with a punctuation mark.
+bool EdgeMark(std::string_view text, bool at_end) {
+  for (std::string_view m : kMarks) {
+    if (text.size() >= m.size() &&
+        text.substr(at_end ? text.size() - m.size() : 0, m.size()) == m) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Bytes of punctuation at the end (or start) of a word, never all of it.
 size_t Punctuation(std::string_view word, bool at_end) {
-  static constexpr std::string_view kMarks[] = {
-      ".",      ",",      ";",      ":",      "!",      "?",
-      ")",      "(",      "]",      "[",      "\"",     "'",
-      "\u201C", "\u201D", "\u201E", "\u2018", "\u2019", "\u00AB",
-      "\u00BB", "\u2026", "\u00BF", "\u00A1"};
   size_t n = 0;
   for (bool more = true; more;) {
     more = false;
@@ -273,9 +286,10 @@ TagPlacement PlaceTags(const HtmlBlock& block, const WordAlignment& al) {
     // Punctuation at the edge of a word stays out unless the source put it
     // in: "<i>park</i>." and "<a>beach</a> tomorrow." both close before
     // the full stop.
-    std::string text = block.text.substr(e.begin, e.end - e.begin);
-    place.trim_start.push_back(Punctuation(text + "x", false) == 0);
-    place.trim_end.push_back(Punctuation("x" + text, true) == 0);
+    const std::string_view text =
+        std::string_view(block.text).substr(e.begin, e.end - e.begin);
+    place.trim_start.push_back(!EdgeMark(text, false));
+    place.trim_end.push_back(!EdgeMark(text, true));
   }
   for (const HtmlAtom& a : block.atoms) {
     place.atoms.push_back(AtomBoundary(a, al));

@@ -1,5 +1,7 @@
 #include "core/html/translate.h"
 
+#include <algorithm>
+#include <string>
 #include <utility>
 
 #include "core/html/align.h"
@@ -17,12 +19,25 @@ struct BlockRef {
   size_t text, part;  // the text and its part the block is
 };
 
+// At most 1,000 bytes of a described text (cut at a character, "…"
+// after): 100,000 nested elements around a paragraph must not each copy it.
+std::string Clip(std::string text) {
+  constexpr size_t kMax = 1000;
+  if (text.size() <= kMax) return text;
+  size_t n = kMax;
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+  text.resize(n);
+  return text + "\u2026";
+}
+
 // Element e of a block and the target words it was put around.
 HtmlTag Describe(const HtmlBlock& block, size_t e, const std::string& target,
                  const WordAlignment& al, const TagPlacement& place) {
   const HtmlElement& el = block.elements[e];
-  return {el.open, block.text.substr(el.begin, el.end - el.begin),
-          WrappedText(target, al, place, e)};
+  return {Clip(el.open),
+          Clip(block.text.substr(el.begin,
+                                 std::min<size_t>(el.end - el.begin, 1001))),
+          Clip(WrappedText(target, al, place, e))};
 }
 
 }  // namespace
