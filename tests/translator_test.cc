@@ -454,6 +454,11 @@ TEST_CASE("HTML mode says where each inline element went") {
   CHECK(big.tags[0].source.compare(big.tags[0].source.size() - 3, 3,
                                    "\u2026") == 0);
   CHECK(big.tags[19999].tag == "<b>");
+  // The input limit counts the markup too.
+  o.max_input_bytes = 1000;
+  CHECK_THROWS_WITH_AS(shipped.Translate(std::string(2000, '<') + "b>x", o),
+                       doctest::Contains("bytes of HTML, over the limit"),
+                       TextError);
   o.html = false;
   CHECK(shipped.Translate("A dog.", o).tags.empty());
 }

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "core/error.h"
 #include "core/html/align.h"
 #include "core/html/markup.h"
 #include "core/html/place.h"
@@ -51,6 +52,13 @@ std::vector<Result> TranslateHtml(const std::vector<std::string>& texts,
   std::vector<std::string> blocks;
   std::vector<BlockRef> refs;
   for (size_t i = 0; i < texts.size(); ++i) {
+    // The limit holds for the HTML, markup included, not only its text.
+    if (texts[i].size() > options.max_input_bytes) {
+      throw TextError(i, "is " + std::to_string(texts[i].size()) +
+                             " bytes of HTML, over the limit of " +
+                             std::to_string(options.max_input_bytes) +
+                             " (max_input_bytes): split it or raise the limit");
+    }
     parsed.push_back(ParseHtml(texts[i]));
     for (size_t p = 0; p < parsed[i].size(); ++p) {
       if (!parsed[i][p].is_block) continue;
