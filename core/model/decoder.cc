@@ -299,12 +299,15 @@ void Model::CaptureStep(const DecoderState& s, size_t row,
   }
   const size_t L = config_.decoder_layers, H = config_.heads;
   const size_t d = config_.d_model;
-  auto keep = [](bool on, const float* from, size_t n, std::vector<float>* to) {
-    if (on) to->assign(from, from + n);
+  // Row `row`'s n values of `from`, only where captured (`from` is empty
+  // otherwise: not even its address may be taken).
+  auto keep = [row](bool on, const auto& from, size_t n,
+                    std::vector<float>* to) {
+    if (on) to->assign(from.begin() + row * n, from.begin() + (row + 1) * n);
   };
-  keep(s.capture_hidden, &s.hidden_out[row * L * d], L * d, &out->hidden);
-  keep(s.capture_norms, &s.sublayer_norms[row * L * 4], L * 4, &out->norms);
-  keep(s.capture_values, &s.value_norms[row * L * H], L * H, &out->values);
+  keep(s.capture_hidden, s.hidden_out, L * d, &out->hidden);
+  keep(s.capture_norms, s.sublayer_norms, L * 4, &out->norms);
+  keep(s.capture_values, s.value_norms, L * H, &out->values);
   if (!s.capture) return;
   // The probabilities sit in blocks of T (self) and S (cross) per layer and
   // head, of which the first step (len_b) are this step's.
