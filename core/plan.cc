@@ -50,9 +50,8 @@ void SetSublayers(const ModelConfig& c, const std::vector<SublayerRef>& off,
                   " is not one of encoder-self, encoder-ffn, decoder-self, "
                   "cross, decoder-ffn");
     }
-    const bool encoder = s.kind == SublayerKind::kEncoderSelf ||
-                         s.kind == SublayerKind::kEncoderFfn;
-    const size_t layers = encoder ? c.encoder_layers : c.decoder_layers;
+    const size_t layers =
+        InEncoder(s.kind) ? c.encoder_layers : c.decoder_layers;
     if (s.layer >= layers) {
       throw Error(std::string("sublayer ") + SublayerName(s.kind) + " " +
                   std::to_string(s.layer) +
@@ -114,6 +113,16 @@ void CheckLimits(const TranslateOptions& options) {
     throw Error(
         "a target prefix applies to one sentence; HTML is blocks of "
         "them: use one or the other");
+  }
+}
+
+void CheckInputBytes(size_t text, size_t bytes, size_t limit,
+                     const char* what) {
+  if (bytes > limit) {
+    throw TextError(
+        text, "is " + std::to_string(bytes) + what + ", over the limit of " +
+                  std::to_string(limit) +
+                  " (max_input_bytes): split it or raise the limit");
   }
 }
 
@@ -217,12 +226,7 @@ Work MakeUnits(const std::vector<std::string>& texts, const Plan& plan,
   Work work;
   work.segments.resize(texts.size());
   for (size_t i = 0; i < texts.size(); ++i) {
-    if (texts[i].size() > plan.max_input_bytes) {
-      throw TextError(i, "is " + std::to_string(texts[i].size()) +
-                             " bytes, over the limit of " +
-                             std::to_string(plan.max_input_bytes) +
-                             " (max_input_bytes): split it or raise the limit");
-    }
+    CheckInputBytes(i, texts[i].size(), plan.max_input_bytes, " bytes");
     size_t bad = 0;
     if (!IsValidUtf8(texts[i], &bad)) {
       throw TextError(i,

@@ -53,6 +53,10 @@ Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
 // The ranges of the options that need no model; throws heed::Error.
 void CheckLimits(const TranslateOptions& options);
 
+// Throws heed::TextError for text `text` of `bytes` bytes over `limit`
+// (max_input_bytes); `what` names them (" bytes", " bytes of HTML").
+void CheckInputBytes(size_t text, size_t bytes, size_t limit, const char* what);
+
 // The target tokens of options.target_prefix (text) or
 // options.target_prefix_pieces; empty when neither is set. Throws
 // heed::Error for a prefix the model cannot write exactly: text its

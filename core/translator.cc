@@ -166,6 +166,11 @@ std::vector<Result> Translator::Translate(
   if (impl_ == nullptr) throw Error("translate: the translator was moved from");
   if (options.html) {
     CheckLimits(options);
+    // The limit holds for the HTML, markup included, not only its text.
+    for (size_t i = 0; i < texts.size(); ++i) {
+      CheckInputBytes(i, texts[i].size(), options.max_input_bytes,
+                      " bytes of HTML");
+    }
     return TranslateHtml(
         texts, options, on_sentence, SpecialPieces(config(), impl_->target),
         [this](const std::vector<std::string>& blocks,

@@ -153,11 +153,9 @@ TEST_CASE("parts switched off equal the PyTorch reference with them removed") {
       RunOptions run;
       for (const nlohmann::json& s : c.value("switch_off", nlohmann::json())) {
         const SublayerKind kind = KindNamed(s[0].get<std::string>());
-        const bool encoder = kind == SublayerKind::kEncoderSelf ||
-                             kind == SublayerKind::kEncoderFfn;
         auto& layers = run.sublayers.off[static_cast<int>(kind)];
-        layers.resize(encoder ? model.config().encoder_layers
-                              : model.config().decoder_layers,
+        layers.resize(InEncoder(kind) ? model.config().encoder_layers
+                                      : model.config().decoder_layers,
                       0);
         layers.at(s[1].get<size_t>()) = 1;
       }

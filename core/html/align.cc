@@ -2,12 +2,10 @@
 
 #include <algorithm>
 
+#include "core/html/markup.h"
+
 namespace heed {
 namespace {
-
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
 
 // SentencePiece marks a word's first piece with U+2581.
 bool StartsWord(const std::string& piece) {
@@ -106,9 +104,9 @@ std::vector<WordSpan> SplitWords(std::string_view text) {
   std::vector<WordSpan> out;
   size_t i = 0;
   while (i < text.size()) {
-    while (i < text.size() && IsSpace(text[i])) ++i;
+    while (i < text.size() && IsHtmlSpace(text[i])) ++i;
     const size_t begin = i;
-    while (i < text.size() && !IsSpace(text[i])) ++i;
+    while (i < text.size() && !IsHtmlSpace(text[i])) ++i;
     if (i > begin) out.push_back({begin, i});
   }
   return out;

@@ -17,8 +17,8 @@ struct WordSpan {
   size_t begin = 0, end = 0;  // bytes [begin, end) of a run of non-space
 };
 
-// The words of a text: its maximal runs of bytes other than ASCII space,
-// tab, line feed, carriage return and form feed.
+// The words of a text: its maximal runs of bytes other than HTML's white
+// space (IsHtmlSpace).
 std::vector<WordSpan> SplitWords(std::string_view text);
 
 struct WordAlignment {

@@ -12,10 +12,6 @@ namespace {
 
 char Lower(char c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; }
 bool IsLetter(char c) { return Lower(c) >= 'a' && Lower(c) <= 'z'; }
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
 bool OneOf(std::string_view name, std::initializer_list<std::string_view> s) {
   return std::find(s.begin(), s.end(), name) != s.end();
 }
@@ -67,8 +63,8 @@ bool NoTranslate(std::string_view name, std::string_view value) {
   size_t at = 0;
   while ((at = v.find("notranslate", at)) != std::string::npos) {
     const size_t after = at + 11;
-    if ((at == 0 || IsSpace(v[at - 1])) &&
-        (after == v.size() || IsSpace(v[after]))) {
+    if ((at == 0 || IsHtmlSpace(v[at - 1])) &&
+        (after == v.size() || IsHtmlSpace(v[after]))) {
       return true;
     }
     at = after;
@@ -103,11 +99,11 @@ bool ReadTag(std::string_view html, size_t at, Last& last, Tag* tag) {
   tag->end = i < s.size() && s[i] == '/';
   if (tag->end) ++i;
   if (i >= s.size() || !IsLetter(s[i])) return false;
-  while (i < s.size() && !IsSpace(s[i]) && s[i] != '>' && s[i] != '/') {
+  while (i < s.size() && !IsHtmlSpace(s[i]) && s[i] != '>' && s[i] != '/') {
     tag->name.push_back(Lower(s[i++]));
   }
   while (i < s.size()) {  // attributes
-    while (i < s.size() && (IsSpace(s[i]) || s[i] == '/')) {
+    while (i < s.size() && (IsHtmlSpace(s[i]) || s[i] == '/')) {
       tag->self_closing = s[i] == '/';
       ++i;
     }
@@ -118,14 +114,14 @@ bool ReadTag(std::string_view html, size_t at, Last& last, Tag* tag) {
     }
     tag->self_closing = false;
     std::string name;
-    while (i < s.size() && !IsSpace(s[i]) && s[i] != '>' && s[i] != '/' &&
+    while (i < s.size() && !IsHtmlSpace(s[i]) && s[i] != '>' && s[i] != '/' &&
            s[i] != '=') {
       name.push_back(Lower(s[i++]));
     }
-    while (i < s.size() && IsSpace(s[i])) ++i;
+    while (i < s.size() && IsHtmlSpace(s[i])) ++i;
     if (i >= s.size() || s[i] != '=') continue;
     ++i;
-    while (i < s.size() && IsSpace(s[i])) ++i;
+    while (i < s.size() && IsHtmlSpace(s[i])) ++i;
     size_t begin = i, end = i;
     if (i < s.size() && (s[i] == '"' || s[i] == '\'')) {
       if (!last.Before(at + i + 1, s[i])) break;
@@ -135,7 +131,7 @@ bool ReadTag(std::string_view html, size_t at, Last& last, Tag* tag) {
       end = close;
       i = close + 1;
     } else {
-      while (i < s.size() && !IsSpace(s[i]) && s[i] != '>') ++i;
+      while (i < s.size() && !IsHtmlSpace(s[i]) && s[i] != '>') ++i;
       end = i;
     }
     tag->no_translate |= NoTranslate(name, s.substr(begin, end - begin));
@@ -220,7 +216,6 @@ class Parser {
   struct Closed {
     HtmlElement element;
     size_t raw_begin = 0, raw_end = 0;
-    int local = -1;
   };
   struct OpenInfo {
     int parent = -1;  // local index of the enclosing open element
@@ -296,10 +291,6 @@ class Parser {
     }
     auto it = std::find_if(stack_.rbegin(), stack_.rend(),
                            [&](const Open& o) { return o.name == tag.name; });
-    if (it == stack_.rend()) {  // stray: nothing to close
-      AddAtom(i, tag.length, HtmlAtom::Place::kStart);
-      return;
-    }
     const size_t depth = stack_.size() - 1 - (it - stack_.rbegin());
     while (stack_.size() > depth + 1) {
       Finish(stack_.back(), "", i);
@@ -323,7 +314,7 @@ class Parser {
     if (o.local < 0) return;
     HtmlElement e{o.tag, std::move(close), o.text_begin, text_.size(), -1};
     opens_[o.local].closed = static_cast<int>(closed_.size());
-    closed_.push_back({std::move(e), o.raw_begin, raw_end, o.local});
+    closed_.push_back({std::move(e), o.raw_begin, raw_end});
   }
 
   // Markup that runs to the end of the input (an unclosed comment or
@@ -356,7 +347,7 @@ class Parser {
     block.atoms = std::move(atoms_);
     block.text = std::move(text_);
     const bool empty = std::all_of(block.text.begin(), block.text.end(),
-                                   [](char c) { return IsSpace(c); });
+                                   [](char c) { return IsHtmlSpace(c); });
     if (empty) {
       markup_.append(block.raw);
     } else {
@@ -377,7 +368,7 @@ class Parser {
   void KeepWordlessWhole() {
     std::vector<size_t> words(text_.size() + 1, 0);  // non-space bytes before
     for (size_t k = 0; k < text_.size(); ++k) {
-      words[k + 1] = words[k] + (IsSpace(text_[k]) ? 0 : 1);
+      words[k + 1] = words[k] + (IsHtmlSpace(text_[k]) ? 0 : 1);
     }
     std::vector<size_t> order(closed_.size());
     for (size_t k = 0; k < order.size(); ++k) order[k] = k;

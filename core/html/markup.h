@@ -51,6 +51,11 @@ struct HtmlPart {
   HtmlBlock block;     // is_block
 };
 
+// ASCII white space as HTML has it: space, tab, LF, CR, FF.
+inline bool IsHtmlSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
 // Never throws on any input: markup it cannot read is text, and text is
 // escaped again on output.
 std::vector<HtmlPart> ParseHtml(std::string_view html);

@@ -96,47 +96,33 @@ size_t AtomBoundary(const HtmlAtom& a, const WordAlignment& al) {
   return before * nt / ns;
 }
 
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
 constexpr std::string_view kMarks[] = {
     ".",      ",",      ";",      ":",      "!",      "?",
     ")",      "(",      "]",      "[",      "\"",     "'",
     "\u201C", "\u201D", "\u201E", "\u2018", "\u2019", "\u00AB",
     "\u00BB", "\u2026", "\u00BF", "\u00A1"};
 
-// Whether text starts (or ends) with a punctuation mark.
-bool EdgeMark(std::string_view text, bool at_end) {
+// The bytes of the punctuation mark text starts (or ends) with; 0: none.
+size_t EdgeMark(std::string_view text, bool at_end) {
   for (std::string_view m : kMarks) {
     if (text.size() >= m.size() &&
         text.substr(at_end ? text.size() - m.size() : 0, m.size()) == m) {
-      return true;
+      return m.size();
     }
   }
-  return false;
+  return 0;
 }
 
 // Bytes of punctuation at the end (or start) of a word, never all of it.
 size_t Punctuation(std::string_view word, bool at_end) {
   size_t n = 0;
-  for (bool more = true; more;) {
-    more = false;
+  for (;;) {
     const std::string_view rest =
         at_end ? word.substr(0, word.size() - n) : word.substr(n);
-    for (std::string_view m : kMarks) {
-      const bool hit =
-          at_end ? rest.size() > m.size() &&
-                       rest.substr(rest.size() - m.size()) == m
-                 : rest.size() > m.size() && rest.substr(0, m.size()) == m;
-      if (hit) {
-        n += m.size();
-        more = true;
-        break;
-      }
-    }
+    const size_t m = EdgeMark(rest, at_end);
+    if (m == 0 || m == rest.size()) return n;
+    n += m;
   }
-  return n;
 }
 
 // Where an insert goes around the gap before its word, as the source had
@@ -145,8 +131,8 @@ size_t Punctuation(std::string_view word, bool at_end) {
 enum class Glue { kBefore, kAfter, kBetween };
 
 Glue GlueAt(const std::string& text, size_t at) {
-  const bool space_before = at == 0 || IsSpace(text[at - 1]);
-  const bool space_after = at >= text.size() || IsSpace(text[at]);
+  const bool space_before = at == 0 || IsHtmlSpace(text[at - 1]);
+  const bool space_after = at >= text.size() || IsHtmlSpace(text[at]);
   if (!space_before) return Glue::kBefore;
   return space_after ? Glue::kBetween : Glue::kAfter;
 }
@@ -288,8 +274,8 @@ TagPlacement PlaceTags(const HtmlBlock& block, const WordAlignment& al) {
     // the full stop.
     const std::string_view text =
         std::string_view(block.text).substr(e.begin, e.end - e.begin);
-    place.trim_start.push_back(!EdgeMark(text, false));
-    place.trim_end.push_back(!EdgeMark(text, true));
+    place.trim_start.push_back(EdgeMark(text, false) == 0);
+    place.trim_end.push_back(EdgeMark(text, true) == 0);
   }
   for (const HtmlAtom& a : block.atoms) {
     place.atoms.push_back(AtomBoundary(a, al));

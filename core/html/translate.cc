@@ -4,7 +4,6 @@
 #include <string>
 #include <utility>
 
-#include "core/error.h"
 #include "core/html/align.h"
 #include "core/html/markup.h"
 #include "core/html/place.h"
@@ -52,13 +51,6 @@ std::vector<Result> TranslateHtml(const std::vector<std::string>& texts,
   std::vector<std::string> blocks;
   std::vector<BlockRef> refs;
   for (size_t i = 0; i < texts.size(); ++i) {
-    // The limit holds for the HTML, markup included, not only its text.
-    if (texts[i].size() > options.max_input_bytes) {
-      throw TextError(i, "is " + std::to_string(texts[i].size()) +
-                             " bytes of HTML, over the limit of " +
-                             std::to_string(options.max_input_bytes) +
-                             " (max_input_bytes): split it or raise the limit");
-    }
     parsed.push_back(ParseHtml(texts[i]));
     for (size_t p = 0; p < parsed[i].size(); ++p) {
       if (!parsed[i][p].is_block) continue;
@@ -78,11 +70,9 @@ std::vector<Result> TranslateHtml(const std::vector<std::string>& texts,
   std::vector<Result> translated = translate(blocks, plain, relay);
 
   std::vector<Result> results(texts.size());
-  for (size_t i = 0; i < texts.size(); ++i) {
-    if (!translated.empty()) results[i].timings = translated[0].timings;
-  }
   std::vector<std::vector<std::string>> rendered(texts.size());
   for (size_t i = 0; i < texts.size(); ++i) {
+    if (!translated.empty()) results[i].timings = translated[0].timings;
     rendered[i].resize(parsed[i].size());
   }
   for (size_t b = 0; b < blocks.size(); ++b) {

@@ -48,16 +48,15 @@ void Model::CheckRunOptions(const RunOptions& run) const {
                   std::to_string(layers[k] * config_.heads) + " heads");
     }
   }
-  const size_t sublayers[kSublayerKinds] = {
-      config_.encoder_layers, config_.encoder_layers, config_.decoder_layers,
-      config_.decoder_layers, config_.decoder_layers};
   for (int k = 0; k < kSublayerKinds; ++k) {
+    const auto kind = static_cast<SublayerKind>(k);
     const size_t n = run.sublayers.off[k].size();
-    if (n != 0 && n != sublayers[k]) {
-      throw Error(std::string("sublayer switches for ") +
-                  SublayerName(static_cast<SublayerKind>(k)) + " have " +
-                  std::to_string(n) + " flags; the model has " +
-                  std::to_string(sublayers[k]) + " layers");
+    const size_t want =
+        InEncoder(kind) ? config_.encoder_layers : config_.decoder_layers;
+    if (n != 0 && n != want) {
+      throw Error(std::string("sublayer switches for ") + SublayerName(kind) +
+                  " have " + std::to_string(n) + " flags; the model has " +
+                  std::to_string(want) + " layers");
     }
   }
   const HeadProbe& p = run.probe;

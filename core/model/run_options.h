@@ -52,6 +52,11 @@ inline const char* SublayerName(SublayerKind kind) {
   return kNames[static_cast<int>(kind)];
 }
 
+inline bool InEncoder(SublayerKind kind) {
+  return kind == SublayerKind::kEncoderSelf ||
+         kind == SublayerKind::kEncoderFfn;
+}
+
 // Sublayers switched off, per kind: off[kind] is empty (all on) or one flag
 // per layer of that kind's stack.
 struct SublayerMask {
