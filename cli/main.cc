@@ -5,6 +5,7 @@
 //                  [--attention-json FILE]      lines on stdin -> stdout
 //   heed info --model FILE                      config and tensor table
 //   heed quantize --model FILE --out FILE       int8 copy of a model
+//   heed heads --model FILE [--to LANG] [--out FILE]  head roles of stdin
 //
 // Exit status: 0 success, 1 a failure (model, input, output; a line that
 // cannot be translated is reported and the others still are), 2 a usage
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "cli/flags.h"
+#include "cli/heads.h"
 #include "core/model/model_file.h"
 #include "core/model/quantize.h"
 #include "core/ops/targets.h"
@@ -54,7 +56,10 @@ constexpr const char* kUsage =
     "  heed info --model FILE\n"
     "      Prints the model's config, languages and tensors.\n"
     "  heed quantize --model FILE --out FILE\n"
-    "      Writes a copy whose weight matrices are int8 with per-row scales.\n";
+    "      Writes a copy whose weight matrices are int8 with per-row scales.\n"
+    "  heed heads --model FILE [--to LANG] [--out FILE] [...]\n"
+    "      Translates stdin's lines and prints what each attention head\n"
+    "      habitually looks at (docs/heads.md); --out FILE: as JSON.\n";
 
 // Flushes `out` and throws unless everything written to it so far arrived
 // (a full disk, a closed stdout).
@@ -298,6 +303,7 @@ int main(int argc, char** argv) {
     if (command == "translate") return Translate(flags);
     if (command == "info") return Info(flags);
     if (command == "quantize") return Quantize(flags);
+    if (command == "heads") return heed::cli::Heads(flags);
     throw UsageError("unknown command '" + command + "'");
   } catch (const UsageError& e) {
     std::cerr << "heed: " << e.what() << "\n" << kUsage;

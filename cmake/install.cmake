@@ -18,7 +18,8 @@ target_compile_features(heed_shared INTERFACE cxx_std_17)
 
 # core/translator.h and what it includes.
 foreach(header translator.h options.h result.h error.h decode/options.h model/config.h
-               model/run_options.h model/step_capture.h text/sentences.h)
+               model/run_options.h model/step_capture.h text/sentences.h
+               explain/head_roles.h)
   get_filename_component(dir ${header} DIRECTORY)
   install(FILES core/${header}
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/heed/core/${dir})

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/explain/contributions.h"
+#include "core/explain/head_roles.h"
 #include "core/explain/rollout.h"
 
 namespace heed {
@@ -91,6 +92,33 @@ void MoveAttention(const ModelConfig& c, const RunOptions& run,
   }
 }
 
+// A token's rarity for head roles: its unigram log-probability, +∞ for
+// the pieces no text is made of (BOS, EOS, padding, language tags).
+float Rarity(const ModelConfig& c, const Tokenizer& tokenizer, int id) {
+  bool special = id == c.bos_id || id == c.eos_id || id == c.pad_id;
+  for (const auto& entry : c.target_tags) {
+    special = special || tokenizer.PieceId(entry.second) == id;
+  }
+  return special ? INFINITY : tokenizer.Score(id);
+}
+
+// The head roles of a sentence whose attention was moved in.
+HeadRoles SentenceRoles(const ModelConfig& c, const Tokenizer& source,
+                        const Tokenizer& target, const SentenceResult& sr) {
+  const Attention& a = sr.attention;
+  SentenceAttention in{
+      a.encoder_layers, a.decoder_layers, a.heads,  a.source, a.target,
+      &a.encoder,       &a.decoder,       &a.cross, {},       {}};
+  for (int id : sr.source_ids) {
+    in.source_rarity.push_back(Rarity(c, source, id));
+  }
+  in.input_rarity.push_back(INFINITY);  // BOS
+  for (size_t t = 0; t + 1 < a.target; ++t) {
+    in.input_rarity.push_back(Rarity(c, target, sr.best.ids[t]));
+  }
+  return ComputeHeadRoles(in);
+}
+
 }  // namespace
 
 SentenceResult MakeSentenceResult(const ModelConfig& c, const Tokenizer& source,
@@ -120,6 +148,7 @@ SentenceResult MakeSentenceResult(const ModelConfig& c, const Tokenizer& source,
   }
   if (run.capture_attention) {
     MoveAttention(c, run, target, std::move(maps), std::move(nbest[0]), &sr);
+    sr.attention.roles = SentenceRoles(c, source, target, sr);
   }
   return sr;
 }

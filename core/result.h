@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/explain/head_roles.h"
 #include "core/options.h"
 
 namespace heed {
@@ -26,6 +27,7 @@ struct Attention {
   std::vector<float> cross;    // (decoder_layers, heads, T, S)
   std::vector<float> rollout;  // (encoder_layers, S, S): attention rollout
                                // of the encoder (explain/rollout.h)
+  HeadRoles roles;  // each head's habits on this sentence (head_roles.h)
   // With contributions: α_ij · ‖f_h(x_j)‖ (explain/contributions.h), the
   // size of what token j adds, per head, in the same shapes as encoder,
   // decoder and cross (for the decoder, j is decoder input j).

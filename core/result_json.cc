@@ -117,6 +117,49 @@ void QueryKey(std::ostream& out, const Attention& a) {
   out << '}';
 }
 
+// [layer][head] {confidence, previous, same, next, rare, boundary,
+// distance, rows, role}.
+void Roles(std::ostream& out, const std::vector<HeadRole>& roles,
+           size_t heads) {
+  out << '[';
+  for (size_t k = 0; k < roles.size(); ++k) {
+    const HeadRole& r = roles[k];
+    out << (k % heads == 0 ? (k ? "],[" : "[") : ",");
+    out << "{\"confidence\":";
+    Number(out, float(r.confidence));
+    out << ",\"previous\":";
+    Number(out, float(r.previous));
+    out << ",\"same\":";
+    Number(out, float(r.same));
+    out << ",\"next\":";
+    Number(out, float(r.next));
+    out << ",\"rare\":";
+    Number(out, float(r.rare));
+    out << ",\"boundary\":";
+    Number(out, float(r.boundary));
+    out << ",\"distance\":";
+    Number(out, float(r.distance));
+    out << ",\"rows\":" << r.rows << ",\"role\":";
+    String(out, RoleName(r));
+    out << '}';
+  }
+  out << (roles.empty() ? "]" : "]]");
+}
+
+}  // namespace
+
+void WriteHeadRolesJson(const HeadRoles& roles, std::ostream& out) {
+  out << "{\"encoder\":";
+  Roles(out, roles.encoder, roles.heads);
+  out << ",\"decoder\":";
+  Roles(out, roles.decoder, roles.heads);
+  out << ",\"cross\":";
+  Roles(out, roles.cross, roles.heads);
+  out << '}';
+}
+
+namespace {
+
 void AttentionMaps(std::ostream& out, const Attention& a) {
   const size_t S = a.source, T = a.target;
   out << "{\"encoder\":";
@@ -127,6 +170,8 @@ void AttentionMaps(std::ostream& out, const Attention& a) {
   Maps(out, a.cross, a.decoder_layers, a.heads, T, S);
   out << ",\"rollout\":";  // (layers, S, S)
   Grid(out, a.rollout.data(), a.encoder_layers, S, S);
+  out << ",\"roles\":";
+  WriteHeadRolesJson(a.roles, out);
   if (!a.encoder_contributions.empty()) {
     out << ",\"contributions\":";
     Contributions(out, a);

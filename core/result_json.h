@@ -17,6 +17,11 @@ namespace heed {
 // same float32.
 void WriteResultJson(const Result& r, std::ostream& out);
 
+// {"encoder", "decoder", "cross"}: [layer][head] {confidence, previous,
+// same, next, rare, boundary, distance, rows, role} (explain/head_roles.h),
+// as in each sentence's attention.roles.
+void WriteHeadRolesJson(const HeadRoles& roles, std::ostream& out);
+
 }  // namespace heed
 
 #endif  // HEED_CORE_RESULT_JSON_H_

@@ -156,6 +156,10 @@ expect "--html and --prefix are refused together" 2 "target prefix applies to on
   bash -c "echo '<p>A dog.</p>' | '$heed' translate --model '$model' --to de --html 1 --prefix Ein"
 expect "--positions is on, off or shuffled" 1 "positions must be on, off or shuffled, not 'sideways'" -- \
   bash -c "echo hi | '$heed' translate --model '$model' --to de --positions sideways"
+expect "heads prints a row for every head of every kind" 0 'ok' -- \
+  bash -c "printf 'A dog runs.\\nTwo men play.\\n' | '$heed' heads --model '$model' --to de --out '$tmp/heads.json' > '$tmp/heads.txt' && grep -q '^head roles over 2 sentences' '$tmp/heads.txt' && [[ \$(grep -cE '^(encoder|decoder|cross) ' '$tmp/heads.txt') == \$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[\"roles\"]; print(sum(len(l) for k in r for l in r[k]))' '$tmp/heads.json') ]] && echo ok"
+expect "heads refuses empty input" 1 'no sentences on stdin' -- \
+  bash -c "'$heed' heads --model '$model' --to de < /dev/null"
 
 if ((failures)); then
   echo "$failures command-line test(s) failed"

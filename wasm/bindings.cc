@@ -157,6 +157,31 @@ val QueryKey(const heed::Attention& a) {
   return qk;
 }
 
+// roles[layer][head] = {confidence, previous, same, next, rare, boundary,
+// distance, rows, role}.
+val Roles(const std::vector<heed::HeadRole>& roles, size_t heads) {
+  val layers = val::array();
+  for (size_t k = 0; k < roles.size(); k += heads) {
+    val layer = val::array();
+    for (size_t h = 0; h < heads; ++h) {
+      const heed::HeadRole& r = roles[k + h];
+      val o = val::object();
+      o.set("confidence", r.confidence);
+      o.set("previous", r.previous);
+      o.set("same", r.same);
+      o.set("next", r.next);
+      o.set("rare", r.rare);
+      o.set("boundary", r.boundary);
+      o.set("distance", r.distance);
+      o.set("rows", r.rows);
+      o.set("role", heed::RoleName(r));
+      layer.call<void>("push", o);
+    }
+    layers.call<void>("push", layer);
+  }
+  return layers;
+}
+
 val AttentionMaps(const heed::Attention& a) {
   val att = val::object();
   att.set("encoderLayers", a.encoder_layers);
@@ -168,6 +193,11 @@ val AttentionMaps(const heed::Attention& a) {
   att.set("decoder", Floats(a.decoder));
   att.set("cross", Floats(a.cross));
   att.set("rollout", Floats(a.rollout));
+  val roles = val::object();
+  roles.set("encoder", Roles(a.roles.encoder, a.heads));
+  roles.set("decoder", Roles(a.roles.decoder, a.heads));
+  roles.set("cross", Roles(a.roles.cross, a.heads));
+  att.set("roles", roles);
   if (!a.encoder_contributions.empty()) {
     att.set("encoderContributions", Floats(a.encoder_contributions));
     att.set("decoderContributions", Floats(a.decoder_contributions));

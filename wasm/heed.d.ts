@@ -121,6 +121,29 @@ export interface TranslateOptions {
   onSentence?: (sentence: Sentence, index: number) => void;
 }
 
+/**
+ * What one head habitually looks at over its rows (queries). Row i's position
+ * p(i) is i in self-attention and the diagonal i·(S−1)/(T−1) in cross-attention.
+ */
+export interface HeadRole {
+  /** Mean over rows of the largest weight. */
+  confidence: number;
+  /** Shares of rows whose largest weight is on the token at p(i) − 1, p(i), p(i) + 1. */
+  previous: number;
+  same: number;
+  next: number;
+  /** Share of rows whose largest weight is on the rarest token the row sees. */
+  rare: number;
+  /** Share of rows whose largest weight is on the source EOS (decoder: its BOS input). */
+  boundary: number;
+  /** Mean over rows of Σ_j α_ij |j − p(i)|, in tokens. */
+  distance: number;
+  /** Rows counted. */
+  rows: number;
+  /** "previous token", "same token", "next token", "rare token", "boundary" or "". */
+  role: string;
+}
+
 /** attention.encoder[layer][head] is a Float32Array of rows × cols, row-major. */
 export interface Attention {
   encoder: Float32Array[][];
@@ -128,6 +151,8 @@ export interface Attention {
   cross: Float32Array[][];
   /** Attention rollout of the encoder: rollout[layer] is S × S, row-major; rows sum to 1. */
   rollout: Float32Array[];
+  /** Each head's habits on this sentence: roles.encoder[layer][head] (docs/heads.md). */
+  roles: { encoder: HeadRole[][]; decoder: HeadRole[][]; cross: HeadRole[][] };
   /** With contributions: α_ij · ‖f_h(x_j)‖ per layer and head, shaped as encoder, decoder and cross. */
   contributions?: {
     encoder: Float32Array[][];

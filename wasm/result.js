@@ -26,6 +26,7 @@ function splitAttention(a) {
     decoder: split(a.decoder, a.decoderLayers, T, T),
     cross: split(a.cross, a.decoderLayers, T, S),
     rollout: Array.from({ length: a.encoderLayers }, (_, l) => a.rollout.subarray(l * S * S, (l + 1) * S * S)),
+    roles: a.roles,
     ...(a.encoderContributions && { contributions: {
       encoder: split(a.encoderContributions, a.encoderLayers, S, S),
       decoder: split(a.decoderContributions, a.decoderLayers, T, T),

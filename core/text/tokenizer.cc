@@ -54,6 +54,11 @@ std::string Tokenizer::Decode(const std::vector<int>& ids) const {
   return text;
 }
 
+float Tokenizer::Score(int id) const {
+  if (id < 0 || id >= spm_->GetPieceSize()) return 0.0f;
+  return spm_->GetScore(id);
+}
+
 std::string Tokenizer::Piece(int id) const {
   if (id < 0 || id >= spm_->GetPieceSize()) return "";
   return spm_->IdToPiece(id);

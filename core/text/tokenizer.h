@@ -30,6 +30,9 @@ class Tokenizer {
   std::string Decode(const std::vector<int>& ids) const;
   std::string Piece(int id) const;  // "" for an id outside the vocabulary
   int PieceId(const std::string& piece) const;  // -1 when not a piece
+  // The piece's score in the model: its unigram log-probability (0 for an
+  // id outside the vocabulary).
+  float Score(int id) const;
   size_t size() const;
   // The tokenizer's own special ids (-1 where it has none).
   int pad_id() const;
