@@ -93,7 +93,9 @@ TEST_CASE("head roles: merged by rows; shapes and names checked") {
   other.encoder.push_back(two.encoder[0]);
   CHECK_THROWS_AS(MergeHeadRoles(other, &total), Error);
   CHECK(RoleName(HeadRole{0.9, 0.95, 0, 0, 0, 0, 1, 10}) == "previous token");
-  CHECK(RoleName(HeadRole{0.9, 0.85, 0, 0, 0, 0, 1, 10}).empty());
+  CHECK(RoleName(HeadRole{0.9, 0.85, 0, 0, 0, 0, 1, 10}) ==
+        "mostly previous token");
+  CHECK(RoleName(HeadRole{0.9, 0.5, 0, 0, 0.4, 0.1, 1, 10}).empty());
   CHECK(RoleName(HeadRole{0.9, 0, 0, 0.1, 0.6, 0.3, 1, 10}) == "rare token");
   CHECK(RoleName(HeadRole{0.9, 0, 0, 0, 0.2, 0.7, 1, 10}) == "boundary");
 }

@@ -140,7 +140,7 @@ export interface HeadRole {
   distance: number;
   /** Rows counted. */
   rows: number;
-  /** "previous token", "same token", "next token", "rare token", "boundary" or "". */
+  /** "previous token", "same token", "next token" (≥ 90% of rows), "mostly …" (≥ 60%), "rare token", "boundary" or "". */
   role: string;
 }
 

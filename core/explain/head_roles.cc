@@ -128,9 +128,18 @@ void MergeHeadRoles(const HeadRoles& more, HeadRoles* total) {
 }
 
 std::string RoleName(const HeadRole& r) {
-  if (r.previous >= 0.9) return "previous token";
-  if (r.same >= 0.9) return "same token";
-  if (r.next >= 0.9) return "next token";
+  const struct {
+    double share;
+    const char* name;
+  } positional[] = {{r.previous, "previous token"},
+                    {r.same, "same token"},
+                    {r.next, "next token"}};
+  for (const auto& p : positional) {
+    if (p.share >= 0.9) return p.name;
+  }
+  for (const auto& p : positional) {
+    if (p.share >= 0.6) return std::string("mostly ") + p.name;
+  }
   if (r.rare >= 0.5 && r.rare >= r.boundary) return "rare token";
   if (r.boundary >= 0.5) return "boundary";
   return "";

@@ -61,9 +61,10 @@ HeadRoles ComputeHeadRoles(const SentenceAttention& a);
 // shape); throws heed::Error when the shapes differ.
 void MergeHeadRoles(const HeadRoles& more, HeadRoles* total);
 
-// The head's role by Voita's rules, or "" when it has none: "previous
-// token", "same token" or "next token" (≥ 90% of rows), else "rare token"
-// or "boundary" (≥ 50% of rows).
+// The head's role, or "" when it has none: "previous token", "same token"
+// or "next token" when ≥ 90% of rows look there (Voita's positional
+// heads), "mostly previous token" (...) at ≥ 60%, else "rare token" or
+// "boundary" (≥ 50% of rows).
 std::string RoleName(const HeadRole& role);
 
 }  // namespace heed
