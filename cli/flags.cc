@@ -54,6 +54,17 @@ HeadRef ToHead(const std::string& name, const std::string& value) {
           ToSize(name, value.substr(b + 1))};
 }
 
+// "encoder:0:3,cross:1:2" → the heads to switch off.
+std::vector<HeadRef> ToHeads(const std::string& name,
+                             const std::string& value) {
+  std::vector<HeadRef> out;
+  std::istringstream items(value);
+  std::string item;
+  while (std::getline(items, item, ',')) out.push_back(ToHead(name, item));
+  if (out.empty()) throw UsageError("option '" + name + "' names no head");
+  return out;
+}
+
 // "cross:1,encoder-ffn:0" → the sublayers to switch off.
 std::vector<SublayerRef> ToSublayers(const std::string& name,
                                      const std::string& value) {
@@ -85,9 +96,9 @@ std::vector<SublayerRef> ToSublayers(const std::string& name,
 }  // namespace
 
 // Flags of the CLI's own, beside the translate options of the table.
-constexpr const char* kCliFlags[] = {"--model",      "--attention-json",
-                                     "--out",        "--query-key",
-                                     "--switch-off", "--simd"};
+constexpr const char* kCliFlags[] = {
+    "--model",      "--attention-json", "--out", "--query-key",
+    "--switch-off", "--mask-heads",     "--simd"};
 
 Flags ParseFlags(const std::vector<std::string>& args) {
   Flags flags;
@@ -167,6 +178,9 @@ TranslateOptions ReadOptions(const Flags& flags) {
   if (flags.count("--switch-off") != 0) {
     options.switched_off =
         ToSublayers("--switch-off", flags.at("--switch-off"));
+  }
+  if (flags.count("--mask-heads") != 0) {
+    options.masked_heads = ToHeads("--mask-heads", flags.at("--mask-heads"));
   }
   NeedAttentionJson(flags, "--contributions", options.contributions);
   NeedAttentionJson(flags, "--query-key", options.query_key.has_value());

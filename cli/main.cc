@@ -51,6 +51,7 @@ constexpr const char* kUsage =
     "      --switch-off cross:1,encoder-ffn:0 zeroes what those sublayers\n"
     "      add (they still run); --positions off|shuffled takes the\n"
     "      positional encoding away, or shuffles the source's positions.\n"
+    "      --mask-heads encoder:0:3,cross:1:2 zeroes those heads' output.\n"
     "  Every command takes --simd TARGET: dispatch to that SIMD target and\n"
     "  nothing better (AVX2 on an AVX-512 CPU, say; heed info lists them).\n"
     "  heed info --model FILE\n"

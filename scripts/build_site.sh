@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Assembles the static page in build/site: web/, the ES module (lib/) and
-# the shipped models (models/: translation, language detection). Everything
+# the shipped models (models/: translation, language detection, head roles). Everything
 # it needs is in that folder, so it can be served by any static file
 # server, or opened offline once loaded.
 set -euo pipefail
@@ -8,10 +8,12 @@ cd "$(dirname "$0")/.."
 [[ -f build/wasm/dist/heed.js ]] || bash scripts/build_wasm.sh
 site=build/site
 rm -rf "$site"
-mkdir -p "$site/lib" "$site/models"
+mkdir -p "$site/lib" "$site/models/eval"
 cp -r web/. "$site/"
 cp build/wasm/dist/*.js build/wasm/dist/*.wasm "$site/lib/"
 cp models/heed-en-de-int8.heed models/langid-en-de.json "$site/models/"
+# Head roles over the test sets and component importance: two views' data.
+cp models/eval/heads.json models/eval/importance.json "$site/models/eval/"
 # The service worker's list of files to keep and its version (a hash of
 # them), so that a new build replaces the old copies.
 node --input-type=module - "$site" <<'JS'

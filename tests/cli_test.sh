@@ -156,6 +156,12 @@ expect "--html and --prefix are refused together" 2 "target prefix applies to on
   bash -c "echo '<p>A dog.</p>' | '$heed' translate --model '$model' --to de --html 1 --prefix Ein"
 expect "--positions is on, off or shuffled" 1 "positions must be on, off or shuffled, not 'sideways'" -- \
   bash -c "echo hi | '$heed' translate --model '$model' --to de --positions sideways"
+expect "--mask-heads reaches the engine: every cross head off changes the translation, no head order matters" 0 'ok' -- \
+  bash -c "a=\$(echo 'A dog runs in the park.' | '$heed' translate --model '$model' --to de --mask-heads cross:0:0,cross:0:1,cross:0:2,cross:0:3,cross:1:0,cross:1:1,cross:1:2,cross:1:3); b=\$(echo 'A dog runs in the park.' | '$heed' translate --model '$model' --to de --mask-heads cross:1:3,cross:1:2,cross:1:1,cross:1:0,cross:0:3,cross:0:2,cross:0:1,cross:0:0); c=\$(echo 'A dog runs in the park.' | '$heed' translate --model '$model' --to de); [[ \$a == \"\$b\" && \$a != \"\$c\" ]] && echo ok"
+expect "--mask-heads refuses a head the model lacks" 1 'head' -- \
+  bash -c "echo hi | '$heed' translate --model '$model' --to de --mask-heads encoder:0:99"
+expect "--mask-heads needs KIND:LAYER:HEAD" 2 "needs KIND:LAYER:HEAD" -- \
+  bash -c "echo hi | '$heed' translate --model '$model' --to de --mask-heads encoder:0"
 expect "heads prints a row for every head of every kind" 0 'ok' -- \
   bash -c "printf 'A dog runs.\\nTwo men play.\\n' | '$heed' heads --model '$model' --to de --out '$tmp/heads.json' > '$tmp/heads.txt' && grep -q '^head roles over 2 sentences' '$tmp/heads.txt' && [[ \$(grep -cE '^(encoder|decoder|cross) ' '$tmp/heads.txt') == \$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[\"roles\"]; print(sum(len(l) for k in r for l in r[k]))' '$tmp/heads.json') ]] && echo ok"
 expect "heads refuses empty input" 1 'no sentences on stdin' -- \

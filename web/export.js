@@ -19,7 +19,12 @@ export function wireExport($, current, onError) {
   });
   $("export-png").addEventListener("click", () => {
     const { view, root } = current();
-    viewImage(root, view === "model").toBlob((blob) => download(blob, `heed-${view}.png`), "image/png");
+    const image = viewImage(root, view === "model");
+    if (!image.width) {  // a table (Layer by layer, Head roles): no picture
+      onError(new Error("This view is a table, not a picture: Export JSON keeps its numbers."));
+      return;
+    }
+    image.toBlob((blob) => download(blob, `heed-${view}.png`), "image/png");
   });
 }
 
@@ -27,6 +32,7 @@ export function wireExport($, current, onError) {
 function viewImage(view, compose) {
   const canvases = [...view.querySelectorAll("canvas")].filter((c) => c.width > 0 && !c.classList.contains("legend"));
   if (!compose && canvases.length === 1) return canvases[0];
+  if (!canvases.length) return document.createElement("canvas");
   const dpr = window.devicePixelRatio || 1;
   const boxes = canvases.map((c) => c.getBoundingClientRect());
   const left = Math.min(...boxes.map((b) => b.left)), top = Math.min(...boxes.map((b) => b.top));

@@ -1,14 +1,16 @@
-// The attention explorer: one translated sentence seen through twelve views,
+// The attention explorer: one translated sentence seen through fourteen views,
 // all read from what heed.js returns (r.sentences[i]). This module is the
 // router: the shared selection (sentence, layer, head, hovered cell), the
 // tabs, forking the translation at a step (export.js saves what is shown).
 // Each view is a module of explorer/ with one interface:
 //
-//   mount(root, ctx) -> { render(selection), reset?(), select?(step) }
+//   mount(root, ctx) -> { render(selection), reset?(), select?(step),
+//                         preset?(what) }
 //
 // root is the view's <article>; ctx = { translator, onError, render(),
 // hover(focus), fork(step, piece), width(element), current(selection):
-// whether its sentence is still the one shown };
+// whether its sentence is still the one shown, open(view, { layer?, head?,
+// ...preset }): that view at that layer and head, told the rest };
 // a selection = { sentence, attention, options, layer(kind), head, focus }.
 import { heads, layers } from "./views/attention.js";
 import { markDiff } from "./views/diff.js";
@@ -18,18 +20,20 @@ import * as compare from "./explorer/compare.js";
 import * as contributions from "./explorer/contributions.js";
 import { wireExport } from "./export.js";
 import * as headView from "./explorer/heads.js";
+import * as importance from "./explorer/importance.js";
 import * as lens from "./explorer/lens.js";
 import { matrixView } from "./explorer/matrix.js";
 import * as model from "./explorer/model.js";
 import * as neurons from "./explorer/neurons.js";
 import * as positions from "./explorer/positions.js";
+import * as roles from "./explorer/roles.js";
 import * as steps from "./explorer/steps.js";
 
 const VIEWS = {
   alignment: alignment.mount, encoder: matrixView("encoder"), decoder: matrixView("decoder"),
   heads: headView.mount, model: model.mount, steps: steps.mount, lens: lens.mount,
   contributions: contributions.mount, neurons: neurons.mount, compare: compare.mount, positions: positions.mount,
-  ablation: ablation.mount,
+  ablation: ablation.mount, roles: roles.mount, importance: importance.mount,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -51,6 +55,12 @@ class Explorer {
       render: () => this.render(), hover: (f) => this.hover(f), fork: (t, p) => this.fork(t, p),
       width: (el) => Math.max(280, (el.closest(".view") ?? el.parentElement).clientWidth - 8),
       current: (sel) => sel.sentence === this.selection?.sentence,
+      open: (view, { layer, head, ...rest }) => {
+        if (layer !== undefined) $("layer").value = String(layer);
+        if (head !== undefined) $("head").value = String(head);
+        this.views[view].preset?.(rest);
+        this.openView(view);
+      },
     };
     this.views = Object.fromEntries(Object.entries(VIEWS).map(([name, mount]) => [name, mount($(`view-${name}`), ctx)]));
   }

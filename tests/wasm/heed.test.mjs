@@ -90,6 +90,17 @@ test("attention maps equal the native ones within 1e-5", async () => {
       }));
     }
     assert.ok(worst <= 1e-5, `max difference ${worst}`);
+    // Head roles: the same heads, roles and shares; confidence and distance
+    // within the maps' float differences.
+    for (const kind of ["encoder", "decoder", "cross"]) {
+      w.attention.roles[kind].forEach((layer, l) => layer.forEach((want, h) => {
+        const got = s.attention.roles[kind][l][h];
+        assert.equal(got.role, want.role, `${kind} ${l}.${h}`);
+        assert.equal(got.rows, want.rows);
+        for (const k of ["previous", "same", "next", "rare", "boundary"]) assert.ok(Math.abs(got[k] - want[k]) < 1e-6, k);
+        for (const k of ["confidence", "distance"]) assert.ok(Math.abs(got[k] - want[k]) < 1e-4, k);
+      }));
+    }
   }
 });
 

@@ -617,6 +617,104 @@ test("switching off whole sublayers and the positions gives the native build's t
   assert.equal(await run(), want);
 });
 
+test("head roles: a sortable table for this sentence and the test sets; a click opens the head", async () => {
+  const source = "A dog runs through the park with a ball.";
+  await page.fill("#source", source);
+  if (await page.$eval("#direction", (e) => e.value) !== "en-de") {
+    await translated(() => page.selectOption("#direction", "en-de"));
+  }
+  await translated(() => page.click("#translate"));
+  await openView("roles");
+  await page.selectOption("#roles-scope", "sentence");
+  await page.waitForSelector("#roles-table[data-scope=sentence] tr[data-kind]");
+  // 3 kinds × 3 layers × 8 heads, each the sentence's own roles.
+  const rows = () => page.$$eval("#roles-table tr[data-kind]", (trs) => trs.map((tr) => ({
+    kind: tr.dataset.kind, layer: Number(tr.dataset.layer), head: Number(tr.dataset.head),
+    cells: [...tr.cells].map((c) => c.textContent) })));
+  const shown = await rows();
+  assert.equal(shown.length, 72);
+  const to = (await page.$eval("#direction", (e) => e.value)).split("-")[1];
+  const dir = mkdtempSync(join(tmpdir(), "heed-"));
+  native(source, to, await page.$eval("#beam", (e) => e.value), ["--attention-json", join(dir, "a.json")]);
+  const want = JSON.parse(readFileSync(join(dir, "a.json")))[0].sentences[0].attention.roles;
+  for (const r of shown) {
+    const w = want[r.kind][r.layer][r.head];
+    assert.equal(r.cells[3], w.role || "—", `${r.kind} ${r.layer}.${r.head}`);
+    assert.equal(r.cells[10], w.distance.toFixed(2), `${r.kind} ${r.layer}.${r.head} distance`);
+  }
+  // Sorted by distance, ascending; a click on the header reverses it.
+  const distances = (list) => list.map((r) => Number(r.cells[10]));
+  const ascending = distances(shown);
+  assert.deepEqual(ascending, [...ascending].sort((a, b) => a - b));
+  await page.click('#roles-table button[data-sort="distance"]');
+  await page.waitForFunction(() => document.querySelector('#roles-table th[aria-sort="descending"]'));
+  const descending = distances(await rows());
+  assert.deepEqual(descending, [...ascending].sort((a, b) => b - a));
+  // The test sets: the shipped file's numbers.
+  await page.selectOption("#roles-scope", "tests");
+  await page.waitForSelector("#roles-table[data-scope=tests]");
+  assert.match(await page.textContent("#roles-note"), /\d+ sentences of multi30k/);
+  const sets = JSON.parse(readFileSync(join(root, "models/eval/heads.json")));
+  await page.selectOption("#roles-kind", "encoder");
+  await page.waitForFunction(() => document.querySelectorAll("#roles-table tr[data-kind=cross]").length === 0);
+  const encoder = await rows();
+  assert.equal(encoder.length, 24);
+  for (const r of encoder) {
+    const w = sets.directions[to === "de" ? "en-de" : "de-en"].roles.encoder[r.layer][r.head];
+    assert.equal(r.cells[10], w.distance.toFixed(2));
+  }
+  await page.screenshot({ path: join(shots, "roles-1280.png"), fullPage: true });
+  // A phone: the table scrolls inside its box, the page does not.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow} px wider than the phone`);
+  await page.screenshot({ path: join(shots, "roles-390.png"), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // A click opens that head where its kind is drawn.
+  await page.selectOption("#roles-kind", "all");
+  await page.click("#roles-table tr[data-kind=cross][data-layer='1'][data-head='5']");
+  await page.waitForSelector("#view-alignment:not([hidden])");
+  assert.equal(await page.$eval("#layer", (e) => e.value), "1");
+  assert.equal(await page.$eval("#head", (e) => e.value), "5");
+  await page.selectOption("#head", "mean");
+});
+
+test("what matters: the importance grid and pruning curve from the shipped file; a cell presets Switch heads off", async () => {
+  const data = JSON.parse(readFileSync(join(root, "models/eval/importance.json")));
+  await openView("importance");
+  for (const direction of ["en-de", "de-en"]) {
+    await page.selectOption("#importance-direction", direction);
+    await page.waitForSelector(`#importance-grids[data-ready="${direction} bleu"]`);
+    const d = data.directions[direction];
+    // Every head and sublayer of every layer: its drop in BLEU, as in the file.
+    const cells = await page.$$eval("#importance-grids td button", (bs) => bs.map((b) => Number(b.dataset.drop)));
+    const want = [];
+    for (const [kind, subs] of [["encoder", ["encoder-self", "encoder-ffn"]], ["decoder", ["decoder-self", "decoder-ffn"]],
+      ["cross", ["cross"]]]) {
+      d.heads[kind].forEach((layer, l) => {
+        for (const s of layer) want.push(d.baseline.bleu - s.bleu);
+        for (const sub of subs) want.push(d.baseline.bleu - d.sublayers[sub][l].bleu);
+      });
+    }
+    assert.equal(cells.length, want.length);
+    cells.forEach((v, i) => assert.ok(Math.abs(v - want[i]) < 0.006, `cell ${i}: ${v} vs ${want[i]}`));
+  }
+  assert.ok((await pixels("#canvas-pruning")).painted > 800);
+  assert.match(await page.textContent("#importance-note"), /multi30k val, \d+ sentences/);
+  await page.screenshot({ path: join(shots, "importance-1280.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow} px wider than the phone`);
+  await page.screenshot({ path: join(shots, "importance-390.png"), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // The cross-attention sublayer of layer 2: ticked, alone, in Switch heads off.
+  await page.click('#importance-grids table[data-block="cross"] tr:nth-child(4) td:last-child button');
+  await page.waitForSelector("#view-ablation:not([hidden])");
+  const ticked = await page.$$eval("#view-ablation input:checked", (bs) => bs.map((b) => b.dataset.sublayer ?? b.dataset.key));
+  assert.deepEqual(ticked, ["cross/1"]);
+  await page.click("#ablation-clear");
+});
+
 test("export writes the attention as JSON and the view as PNG", async () => {
   await translated(() => page.fill("#source", "Two dogs play in the snow.").then(() => page.click("#translate")));
   await openView("alignment");

@@ -116,6 +116,15 @@ export function mount(root, ctx) {
       result.textContent = "";
       canvas.width = 0;
     },
+    // Another view's choice, ready to translate: { switchOff: { head:
+    // [kind, layer, head] } or { sublayer: [name, layer] } } alone.
+    preset({ switchOff }) {
+      if (!switchOff) return;
+      masked.clear();
+      off.clear();
+      if (switchOff.head) masked.add(switchOff.head.join("/"));
+      if (switchOff.sublayer) off.add(switchOff.sublayer.join("/"));
+    },
     render(sel) {
       current = sel;
       const a = sel.attention, nh = heads(a);
