@@ -13,6 +13,7 @@ page's importance grid and pruning curve) and prints progress and a
 summary. docs/heads.md reads the result.
 """
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -38,6 +39,11 @@ def cpu_name():
             if line.startswith("model name"):
                 return line.split(":", 1)[1].strip()
     return platform.processor()
+
+
+def sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
 
 
 def config(heed, model):
@@ -160,7 +166,8 @@ def main():
     order, curve = pruning(runner, single, heads)
     seconds = round(time.time() - runner.start)
     result = {
-        "model": os.path.basename(args.model), "set": "multi30k val",
+        "model": os.path.basename(args.model),
+        "model_sha256": sha256(args.model), "set": "multi30k val",
         "sentences": len(runner.sets["en-de"][0]), "beam": args.beam,
         "runs": runner.total, "seconds": seconds, "jobs": args.jobs,
         "cpu": cpu_name(),
