@@ -1,7 +1,8 @@
 // What each explanation costs, measured against the plain translation in
 // the same run (a benchmark, not a test): the same lines translated with
 // every option off, then with attention, token confidence, the logit lens
-// contributions and one head's query/key vectors on, in interleaved rounds;
+// contributions, one head's query/key vectors and erasure on, in
+// interleaved rounds;
 // prints each configuration's median time and its ratio to the plain one.
 //   explain_bench [MODEL] [ROUNDS]   (default: the shipped int8 model, 5)
 #include <algorithm>
@@ -49,6 +50,10 @@ const Config kConfigs[] = {
        o.attention = true;
        o.query_key = heed::HeadRef{heed::AttentionKind::kCross, 1, 3};
      }},
+    {"erasure, pieces removed",
+     [](heed::TranslateOptions& o) { o.erasure = "remove"; }},
+    {"erasure, pieces replaced by <unk>",
+     [](heed::TranslateOptions& o) { o.erasure = "unk"; }},
 };
 
 double Seconds(const heed::Translator& t, const heed::TranslateOptions& o) {

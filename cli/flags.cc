@@ -185,6 +185,7 @@ TranslateOptions ReadOptions(const Flags& flags) {
   NeedAttentionJson(flags, "--contributions", options.contributions);
   NeedAttentionJson(flags, "--query-key", options.query_key.has_value());
   NeedAttentionJson(flags, "--logit-lens", options.logit_lens > 0);
+  NeedAttentionJson(flags, "--erasure", options.erasure != "off");
   try {  // before the model loads: a bad value is a usage error
     Translator::CheckOptions(options);
   } catch (const Error& e) {

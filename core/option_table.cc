@@ -68,6 +68,10 @@ std::vector<OptionSpec> MakeTable() {
       Text("positions", "positions", "--positions",
            "on, off (no positional encoding) or shuffled (the source's)",
            &O::positions),
+      Text("erasure", "erasure", "--erasure",
+           "off, remove or unk: each source piece's effect on each target "
+           "piece when it is taken out or replaced by <unk>",
+           &O::erasure),
       Switch("html", "html", "--html",
              "the text is HTML: tags kept, inline markup on the aligned words",
              &O::html),

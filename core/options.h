@@ -42,9 +42,13 @@ struct TranslateOptions : DecodingOptions {
   bool contributions = false;             // and the norm-based contributions
   std::vector<HeadRef> masked_heads;      // heads whose output is zeroed
   std::vector<SublayerRef> switched_off;  // sublayers whose output is zeroed
-  std::string positions = "on";      // "on", "off" (no positional encoding) or
-                                     // "shuffled" (the source's positions
-                                     // permuted; see RunOptions::positions)
+  std::string positions = "on";  // "on", "off" (no positional encoding) or
+                                 // "shuffled" (the source's positions
+                                 // permuted; see RunOptions::positions)
+  std::string erasure = "off";   // "remove" (each source piece taken out) or
+                                 // "unk" (replaced by <unk>): each source
+                                 // piece's effect on each target piece
+                                 // (explain/erasure.h); "off"
   std::optional<HeadRef> query_key;  // a head whose query and key vectors
                                      // to return (with the attention)
   size_t max_sentence_tokens = 256;  // longer sentences are translated in

@@ -139,6 +139,7 @@ Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
   SetMask(c, options.masked_heads, &plan.run.head_mask);
   SetSublayers(c, options.switched_off, &plan.run.sublayers);
   plan.run.positions = ReadPositions(options.positions);
+  plan.erasure = ReadErasureMode(options.erasure);
   if (options.query_key) {
     CheckHead(c, *options.query_key, "query/key head");
     plan.run.capture_attention = true;

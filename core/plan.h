@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/decode/options.h"
+#include "core/explain/erasure.h"
 #include "core/model/config.h"
 #include "core/model/run_options.h"
 #include "core/options.h"
@@ -32,6 +33,7 @@ struct Plan {
   int tag = -1;                // the target-language piece, or -1 without tags
   size_t room = 0;             // source pieces per unit
   size_t max_input_bytes = 0;  // per text
+  ErasureMode erasure = ErasureMode::kOff;
   size_t batch = 1;  // sentences per batch: max_batch, or fewer so that a
                      // batch holds at most kMaxDecoderRows hypotheses
 };

@@ -91,6 +91,11 @@ struct SentenceResult {
   // that decoding step with their probabilities.
   std::vector<std::vector<Alternative>> alternatives;
   LogitLens lens;  // of the best hypothesis, with logit_lens > 0
+  // With erasure: "remove" or "unk", and (T, S) log p(best piece t) with the
+  // whole source minus the same with source piece j erased
+  // (explain/erasure.h); 0 in the columns of the tag and EOS.
+  std::string erasure_mode;
+  std::vector<float> erasure;
 };
 
 // HTML mode: one inline element of the text and where heed put it (each

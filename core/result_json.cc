@@ -231,6 +231,14 @@ void Sentence(std::ostream& out, const SentenceResult& s) {
     out << ",\"logitLens\":";
     Lens(out, s.lens);
   }
+  if (!s.erasure_mode.empty()) {  // (T, S)
+    out << ",\"erasure\":{\"mode\":";
+    String(out, s.erasure_mode);
+    out << ",\"effect\":";
+    const size_t S = s.source_ids.size();
+    Rows(out, s.erasure.data(), S ? s.erasure.size() / S : 0, S);
+    out << '}';
+  }
   out << '}';
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/assemble.h"
 #include "core/batch.h"
+#include "core/explain/erasure.h"
 #include "core/html/translate.h"
 #include "core/model/model.h"
 #include "core/model/model_file.h"
@@ -73,6 +74,21 @@ std::vector<std::string> SpecialPieces(const ModelConfig& c,
                                      target.Piece(c.bos_id)};
   for (const auto& entry : c.target_tags) pieces.push_back(entry.second);
   return pieces;
+}
+
+// With erasure asked for: each source piece's effect on each piece of the
+// best translation. The tag and EOS are not erased.
+void AddErasure(const Model& model, const Plan& plan, SentenceResult* sr) {
+  if (plan.erasure == ErasureMode::kOff) return;
+  const ModelConfig& c = model.config();
+  std::vector<uint8_t> erasable;
+  for (int id : sr->source_ids) {
+    erasable.push_back(id != c.eos_id && id != c.bos_id && id != c.pad_id &&
+                       id != plan.tag);
+  }
+  sr->erasure_mode = ErasureModeName(plan.erasure);
+  sr->erasure = ErasureEffects(model, sr->source_ids, erasable, sr->best.ids,
+                               plan.erasure, plan.run);
 }
 
 }  // namespace
@@ -204,6 +220,7 @@ std::vector<Result> Translator::Translate(
                       MakeSentenceResult(config(), impl_->source, impl_->target,
                                          unit, std::move(b.found[u - b.first]),
                                          TakeMaps(b, u - b.first), plan.run);
+                  AddErasure(impl_->model, plan, &sr);
                   if (on_sentence) on_sentence(unit.text, sr);
                   Result& r = results[unit.text];
                   r.target_tokens += sr.best.ids.size();

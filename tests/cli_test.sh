@@ -162,6 +162,12 @@ expect "--mask-heads refuses a head the model lacks" 1 'head' -- \
   bash -c "echo hi | '$heed' translate --model '$model' --to de --mask-heads encoder:0:99"
 expect "--mask-heads needs KIND:LAYER:HEAD" 2 "needs KIND:LAYER:HEAD" -- \
   bash -c "echo hi | '$heed' translate --model '$model' --to de --mask-heads encoder:0"
+expect "--erasure writes each source piece's effect into the attention JSON" 0 'ok' -- \
+  bash -c "echo 'A dog runs.' | '$heed' translate --model '$model' --to de --erasure unk --attention-json '$tmp/er.json' >/dev/null && python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))[0][\"sentences\"][0]; e=s[\"erasure\"]; assert e[\"mode\"] == \"unk\" and len(e[\"effect\"]) == len(s[\"targetPieces\"]) and all(len(r) == len(s[\"sourcePieces\"]) for r in e[\"effect\"]); print(\"ok\")' '$tmp/er.json'"
+expect "--erasure is off, remove or unk" 1 "erasure must be off, remove or unk, not 'all'" -- \
+  bash -c "echo hi | '$heed' translate --model '$model' --to de --erasure all --attention-json /dev/null"
+expect "--erasure needs the attention JSON" 2 'give both' -- \
+  bash -c "echo hi | '$heed' translate --model '$model' --to de --erasure remove"
 expect "heads prints a row for every head of every kind" 0 'ok' -- \
   bash -c "printf 'A dog runs.\\nTwo men play.\\n' | '$heed' heads --model '$model' --to de --out '$tmp/heads.json' > '$tmp/heads.txt' && grep -q '^head roles over 2 sentences' '$tmp/heads.txt' && [[ \$(grep -cE '^(encoder|decoder|cross) ' '$tmp/heads.txt') == \$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[\"roles\"]; print(sum(len(l) for k in r for l in r[k]))' '$tmp/heads.json') ]] && echo ok"
 expect "heads refuses empty input" 1 'no sentences on stdin' -- \

@@ -240,6 +240,12 @@ val Sentence(const heed::SentenceResult& s) {
   }
   out.set("nbest", nbest);
   if (s.lens.k > 0) out.set("logitLens", Lens(s.lens));
+  if (!s.erasure_mode.empty()) {
+    val erasure = val::object();
+    erasure.set("mode", s.erasure_mode);
+    erasure.set("effect", Floats(s.erasure));
+    out.set("erasure", erasure);
+  }
   if (!s.attention.encoder.empty()) {
     out.set("attention", AttentionMaps(s.attention));
     out.set("alternatives", Alternatives(s.alternatives));

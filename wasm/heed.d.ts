@@ -89,6 +89,13 @@ export interface TranslateOptions {
    */
   positions?: "on" | "off" | "shuffled";
   /**
+   * Erasure attribution (sentence.erasure): for each target piece, how much
+   * its log-probability falls, under teacher forcing of the same
+   * translation, when one source piece is taken out ("remove") or replaced
+   * by <unk> ("unk"). One batched forced pass per sentence. Default "off".
+   */
+  erasure?: "off" | "remove" | "unk";
+  /**
    * The text is an HTML fragment: tags kept where they stand, text
    * translated block by block (p, li, td, div, br, ... bound sentences),
    * inline elements (a, b, em, span, ...) put back around the target words
@@ -202,6 +209,11 @@ export interface Sentence {
   nbest: { text: string; score: number; logProb: number; pieces: string[];
            tokenProbabilities?: Float32Array; entropies?: Float32Array }[];
   attention?: Attention;
+  /**
+   * With erasure: effect[t][j] = log p(target piece t) − the same with source
+   * piece j erased (0 for the tag and EOS, which are not).
+   */
+  erasure?: { mode: "remove" | "unk"; effect: Float32Array[] };
   /** Per target token: the step's best next tokens with probabilities. */
   alternatives?: { piece: string; probability: number }[][];
 }

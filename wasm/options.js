@@ -16,6 +16,7 @@ export const OPTIONS = {
   repetitionPenalty: { kind: "real", min: 0, max: 10, aboveMin: true },
   prefix: { kind: "text" },
   positions: { kind: "text", values: ["on", "off", "shuffled"] },
+  erasure: { kind: "text", values: ["off", "remove", "unk"] },
   html: { kind: "switch" },
   attention: { kind: "switch" },
   contributions: { kind: "switch" },

@@ -56,6 +56,12 @@ function splitQueryKey({ kind, layer, head, headDim, queries, keys }) {
 
 // The logit lens as top[layer][step] = [{ piece, probability }] (k each)
 // and tokenProbabilities[layer] = Float32Array(steps).
+// erasure.effect as rows: effect[t] = Float32Array(S), views of one buffer.
+function splitErasure({ mode, effect }, S) {
+  return { mode, effect: Array.from({ length: S ? effect.length / S : 0 },
+    (_, t) => effect.subarray(t * S, (t + 1) * S)) };
+}
+
 function nestLens({ layers, steps, k, pieces, probabilities, tokenProbabilities }) {
   const top = [], tokens = [];
   for (let l = 0; l < layers; ++l) {
@@ -83,6 +89,7 @@ export function buffersOf(value, found = new Set()) {
 export function prepareSentence(s) {
   s.attention = splitAttention(s.attention);
   if (s.logitLens) s.logitLens = nestLens(s.logitLens);
+  if (s.erasure) s.erasure = splitErasure(s.erasure, s.sourcePieces.length);
   return s;
 }
 

@@ -108,7 +108,7 @@ test("exportJson writes the CLI's --attention-json document, byte for byte with 
   const dir = mkdtempSync(join(tmpdir(), "heed-"));
   const trained = await createTranslator({ model: shippedInt8 });
   const lines = ["A dog runs in the park. Two men play.", "Zwei Männer spielen Fußball."];
-  for (const [extra, options] of [[[], {}], [["--contributions", "1", "--logit-lens", "3"], { contributions: true, logitLens: 3 }]]) {
+  for (const [extra, options] of [[[], {}], [["--contributions", "1", "--logit-lens", "3", "--erasure", "remove"], { contributions: true, logitLens: 3, erasure: "remove" }]]) {
     native(lines, "de", 4, [...wasmArithmetic(shippedInt8), ...extra, "--attention-json", join(dir, "a.json")], shippedInt8);
     const want = readFileSync(join(dir, "a.json"), "utf8").slice(2, -3).split(",\n");
     for (let i = 0; i < lines.length; ++i) {
