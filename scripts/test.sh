@@ -38,7 +38,7 @@ python3 -m unittest tests/everyday_test.py
 echo "== HTML mode: well-formed, no tag of its own, tags on the aligned words"
 python3 -m unittest tests/html_test.py
 
-echo "== head roles over the test sets: models/eval/heads.json is the shipped model's"
+echo "== head roles, importance, lengths: measured on the shipped model"
 python3 -m unittest tests/heads_test.py
 
 echo "== WebAssembly module against the native build, and the page in Chromium (node --test)"

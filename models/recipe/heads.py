@@ -19,6 +19,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import data  # noqa: E402
+import importance  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -46,6 +47,7 @@ def roles(heed, model, lines, to):
 
 def compute(heed, model):
     return {"model": os.path.basename(model),
+            "model_sha256": importance.sha256(model),
             "sets": ["multi30k test_2016_flickr",
                      f"tatoeba-test-v2021-08-07 (first {TATOEBA})"],
             "directions": {d: roles(heed, model, lines, d.split("-")[1])
