@@ -329,20 +329,51 @@ test("layer by layer shows each decoder layer's top piece per step; a cell lists
   await page.screenshot({ path: join(shots, "lens-1280.png"), fullPage: true });
 });
 
+// Spearman's ρ, written apart from the page's (web/views/rank.js).
+function rho(xs, ys) {
+  const rank = (v) => v.map((x) => v.filter((y) => y < x).length + (v.filter((y) => y === x).length - 1) / 2);
+  const a = rank(xs), b = rank(ys), mean = (v) => v.reduce((s, x) => s + x, 0) / v.length;
+  const ma = mean(a), mb = mean(b);
+  const cov = a.reduce((s, x, i) => s + (x - ma) * (b[i] - mb), 0);
+  const va = a.reduce((s, x) => s + (x - ma) ** 2, 0), vb = b.reduce((s, x) => s + (x - mb) ** 2, 0);
+  return va && vb ? cov / Math.sqrt(va * vb) : null;
+}
+
 test("contributions show raw attention, what tokens add and rollout side by side", async () => {
   await openView("contributions");
   await page.waitForFunction(() => document.getElementById("contrib-note").textContent.length > 0, null, { timeout: 60000 });
   const raw = await pixels("#canvas-contrib-raw"), weighted = await pixels("#canvas-contrib-weighted");
-  const rollout = await pixels("#canvas-contrib-rollout");
+  const rollout = await pixels("#canvas-contrib-third");
   assert.ok(raw.painted > 300 && weighted.painted > 300 && rollout.painted > 300);
   assert.notEqual(raw.hash, weighted.hash, "norm weighting changes the map");
   const shares = await page.$$eval("#contrib-shares td", (t) => t.map((x) => Number(x.dataset.share)));
   const words = await page.$$eval("#contrib-shares tr:first-child th", (t) => t.length - 1);
   assert.equal(shares.length, 3 * words, "one share per decoder layer and word");
   assert.ok(shares.every((s) => s >= 0 && s <= 1));
+  // Cross-attention: erasure beside the two maps, and how well each agrees
+  // with it on this sentence, as computed here from the native build's.
   await page.selectOption("#contrib-kind", "cross");
-  await page.waitForFunction(() => document.getElementById("canvas-contrib-rollout").width === 0);
+  await page.waitForSelector("#contrib-faithfulness:not([hidden])");
   assert.ok((await pixels("#canvas-contrib-weighted")).painted > 300);
+  assert.ok((await pixels("#canvas-contrib-third")).painted > 300, "erasure drawn");
+  assert.match(await page.textContent("#contrib-third-caption"), /Erasure/);
+  assert.equal(await page.$eval("#sentence", (e) => e.value), "0");
+  const source = await page.$eval("#source", (e) => e.value);
+  const to = (await page.$eval("#direction", (e) => e.value)).split("-")[1];
+  const dir = mkdtempSync(join(tmpdir(), "heed-"));
+  native(source, to, await page.$eval("#beam", (e) => e.value),
+    ["--contributions", "1", "--erasure", "remove", "--attention-json", join(dir, "e.json")]);
+  const s = JSON.parse(readFileSync(join(dir, "e.json")))[0].sentences[0];
+  const layer = Number(await page.$eval("#layer", (e) => e.value));
+  assert.equal(await page.$eval("#head", (e) => e.value), "mean");
+  const kept = s.sourcePieces.map((_, j) => j).filter((j) => s.sourcePieces[j] !== "</s>" && !/^<2.*>$/.test(s.sourcePieces[j]));
+  const heads = s.attention.cross[layer];
+  let sum = 0, n = 0;
+  s.erasure.effect.forEach((row, i) => {
+    const r = rho(kept.map((j) => heads.reduce((t, h) => t + h[i][j], 0) / heads.length), kept.map((j) => row[j]));
+    if (r !== null) { sum += r; ++n; }
+  });
+  assert.equal(await page.$eval("#contrib-faithfulness", (e) => e.dataset.raw), (sum / n).toFixed(2));
   await page.screenshot({ path: join(shots, "contributions-1280.png"), fullPage: true });
   await page.selectOption("#contrib-kind", "encoder");
 });

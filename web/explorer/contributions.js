@@ -1,15 +1,20 @@
 // Contributions tab: for one layer and head (or the layer's average), raw
 // attention beside what each token actually adds (norm-weighted, Kobayashi
 // et al. 2020) and, for the encoder, the attention rollout through the
-// layers (Abnar & Zuidema 2020); below, each target word's source and
+// layers (Abnar & Zuidema 2020), for cross-attention the ground truth
+// they are measured against: erasure, what removing each source piece
+// costs each target piece, and how well each map agrees with it on this
+// sentence (Spearman's ρ per target piece); below, each target word's source and
 // previous-word shares per decoder layer. Each map is scaled to its own
 // largest value, so the view compares where the weight goes, not how much.
 import { display, labels, pick, shape } from "../views/attention.js";
+import { spearman } from "../views/rank.js";
 import { css, viridis } from "../views/color.js";
 import { layerGrid } from "../views/table.js";
 import { drawHeatmap } from "../views/heatmap.js";
 
-// canvases: { raw, weighted, rollout }; kind "encoder", "decoder" or "cross".
+// canvases: { raw, weighted, third }; kind "encoder", "decoder" or "cross".
+// The third map is the encoder's rollout or cross-attention's erasure.
 function drawContributions(canvases, sentence, kind, layer, head, width) {
   const a = sentence.attention;
   const [rows, cols] = shape(a, kind);
@@ -21,11 +26,15 @@ function drawContributions(canvases, sentence, kind, layer, head, width) {
   const weighted = head === "mean" ? a.contributions.layer[kind][layer]
     : pick({ ...a.contributions, shapes: a.shapes }, kind, layer, head);
   drawHeatmap(canvases.weighted, weighted, rows, cols, opts);
-  canvases.rollout.closest("figure").hidden = kind !== "encoder";
+  canvases.third.closest("figure").hidden = kind === "decoder";
   if (kind === "encoder") {
-    drawHeatmap(canvases.rollout, a.rollout[layer], rows, cols, opts);
+    drawHeatmap(canvases.third, a.rollout[layer], rows, cols, opts);
+  } else if (kind === "cross") {  // losses only: a gain shows as 0
+    const loss = new Float32Array(rows * cols);
+    sentence.erasure.effect.forEach((row, i) => row.forEach((v, j) => { loss[i * cols + j] = Math.max(0, v); }));
+    drawHeatmap(canvases.third, loss, rows, cols, opts);
   } else {
-    canvases.rollout.width = 0;  // rollout is of the encoder's layers only
+    canvases.third.width = 0;  // no third map for the decoder's self-attention
   }
   return { raw: pick(a, kind, layer, head), weighted };
 }
@@ -66,6 +75,23 @@ function drawShares(table, sentence) {
   });
 }
 
+// Mean over target pieces of Spearman's ρ between a map's row and the
+// erasure effects, over the source pieces that were erased (not the tag
+// or EOS); pieces where either side is constant are left out.
+function agreement(map, sentence) {
+  const pieces = sentence.sourcePieces, cols = pieces.length;
+  const kept = pieces.map((p, j) => j).filter((j) => pieces[j] !== "</s>" && !/^<2.*>$/.test(pieces[j]));
+  let sum = 0, n = 0;
+  sentence.erasure.effect.forEach((row, i) => {
+    const rho = spearman(kept.map((j) => map[i * cols + j]), kept.map((j) => row[j]));
+    if (rho !== null) {
+      sum += rho;
+      ++n;
+    }
+  });
+  return n ? sum / n : null;
+}
+
 export function mount(root, ctx) {
   root.querySelector("#contrib-kind").addEventListener("input", ctx.render);
 
@@ -76,7 +102,7 @@ export function mount(root, ctx) {
     const shown = sel.sentence;
     if (!shown.explained) {
       const r = await ctx.translator.translate(shown.source, {
-        ...sel.options, attention: true, contributions: true,
+        ...sel.options, attention: true, contributions: true, erasure: "remove",
         prefixPieces: shown.targetPieces.filter((p) => p !== "</s>"),
       });
       shown.explained = r.sentences[0];
@@ -93,17 +119,32 @@ export function mount(root, ctx) {
       const w = Math.max(240, (root.clientWidth - 48) / (window.innerWidth > 900 ? 3 : 1));
       const maps = drawContributions({ raw: root.querySelector("#canvas-contrib-raw"),
         weighted: root.querySelector("#canvas-contrib-weighted"),
-        rollout: root.querySelector("#canvas-contrib-rollout") }, s, kind, l, h, w);
+        third: root.querySelector("#canvas-contrib-third") }, s, kind, l, h, w);
+      root.querySelector("#contrib-third-caption").textContent = kind === "cross"
+        ? "Erasure: what removing each source word costs" : "Rollout through the layers";
       drawShares(root.querySelector("#contrib-shares"), s);
       root.querySelector("#contrib-weighted-caption").textContent = h === "mean"
         ? "What each token adds through the whole layer" : "What each token adds through this head";
       const [rows, cols] = shape(s.attention, kind);
       const o = overstated(maps.raw, maps.weighted, rows, cols);
       const piece = display(labels(s, kind).cols[o.column]);
-      root.querySelector("#contrib-note").textContent = o.raw - o.weighted > 0.02
+      const note = o.raw - o.weighted > 0.02
         ? `Here "${piece}" gets ${(100 * o.raw).toFixed(0)}% of the attention but passes on only ` +
           `${(100 * o.weighted).toFixed(0)}% of what this ${h === "mean" ? "layer" : "head"} adds.`
         : "Here raw attention and what the tokens add agree closely.";
+      const rho = (m) => {
+        const v = agreement(m, s);
+        return v === null ? "—" : v.toFixed(2);
+      };
+      const faith = root.querySelector("#contrib-faithfulness");
+      faith.hidden = kind !== "cross";
+      if (kind === "cross") {
+        faith.textContent = `Agreement with erasure on this sentence (Spearman's ρ, mean over target words; 1: ` +
+          `the same order): raw attention ${rho(maps.raw)}, what tokens add ${rho(maps.weighted)}.`;
+        faith.dataset.raw = rho(maps.raw);
+        faith.dataset.weighted = rho(maps.weighted);
+      }
+      root.querySelector("#contrib-note").textContent = note;
     },
   };
 }
