@@ -84,10 +84,12 @@ std::vector<float> ErasureEffects(const Model& model,
   if (T == 0) return effect;
   std::vector<size_t> erased;
   const auto variants = Variants(source, erasable, mode, c.unk_id, &erased);
-  RunOptions quiet;  // the same model changes, nothing captured
-  quiet.head_mask = run.head_mask;
-  quiet.sublayers = run.sublayers;
-  quiet.positions = run.positions;
+  RunOptions quiet = run;  // the same model changes, nothing captured
+  quiet.capture_attention = false;
+  quiet.capture_hidden = false;
+  quiet.capture_value_norms = false;
+  quiet.capture_sublayer_norms = false;
+  quiet.probe = HeadProbe{};
   const std::vector<float> lp =
       ForcedTokenLogProbs(model, variants, target, quiet);
   for (size_t k = 0; k < erased.size(); ++k) {
