@@ -285,6 +285,32 @@ test("step-through shows each step's candidates and source attention", async () 
     hashes.add(drawn.hash);
   }
   assert.equal(hashes.size, 3, "each step draws its own attention");
+  // "Why not?" at step 2: contrastive erasure, as computed here from two
+  // erasure requests of a translator of the test's own.
+  await page.$eval("#step", (s) => {
+    s.value = "1";
+    s.dispatchEvent(new Event("input"));
+  });
+  const y = await page.$eval("#step-candidates button.why-not", (b) => b.dataset.piece);
+  await page.click("#step-candidates button.why-not");
+  await page.waitForSelector("#step-contrast[data-done]", { timeout: 60000 });
+  const shown = await page.$$eval("#step-contrast span", (s) => s.map((x) => Number(x.dataset.effect)));
+  const source = await page.$eval("#source", (e) => e.value);
+  const to = (await page.$eval("#direction", (e) => e.value)).split("-")[1];
+  const beam = Number(await page.$eval("#beam", (e) => e.value));
+  const want = await page.evaluate(async ({ source, to, beam, y }) => {
+    const { createTranslator } = await import("./lib/heed.js");
+    const tr = await createTranslator({ model: "models/heed-en-de-int8.heed", worker: false });
+    const s = (await tr.translate(source, { to, beam })).sentences[0];
+    const effect = async (piece) => (await tr.translate(s.source,
+      { to, beam, erasure: "remove", prefixPieces: [...s.targetPieces.slice(0, 1), piece] })).sentences[0].erasure.effect[1];
+    const dx = await effect(s.targetPieces[1]), dy = await effect(y);
+    tr.dispose();
+    return Array.from(dx, (v, j) => v - dy[j]);
+  }, { source, to, beam, y });
+  assert.equal(shown.length, want.length);
+  shown.forEach((v, j) => assert.ok(Math.abs(v - want[j]) < 1e-3, `source piece ${j}: ${v} vs ${want[j]}`));
+  assert.match(await page.textContent("#step-contrast p"), /Why ".*" and not ".*"\?/);
   await page.screenshot({ path: join(shots, "steps-1280.png"), fullPage: true });
 });
 
