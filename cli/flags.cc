@@ -186,6 +186,10 @@ TranslateOptions ReadOptions(const Flags& flags) {
   NeedAttentionJson(flags, "--query-key", options.query_key.has_value());
   NeedAttentionJson(flags, "--logit-lens", options.logit_lens > 0);
   NeedAttentionJson(flags, "--erasure", options.erasure != "off");
+  if (options.alignments && options.nbest > 1) {
+    throw UsageError(
+        "--alignments are of the best translation: not with --nbest");
+  }
   try {  // before the model loads: a bad value is a usage error
     Translator::CheckOptions(options);
   } catch (const Error& e) {

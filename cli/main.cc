@@ -52,6 +52,8 @@ constexpr const char* kUsage =
     "      add (they still run); --positions off|shuffled takes the\n"
     "      positional encoding away, or shuffles the source's positions.\n"
     "      --mask-heads encoder:0:3,cross:1:2 zeroes those heads' output.\n"
+    "      --alignments 1: each line is TEXT ||| i-j ... (source word i,\n"
+    "      target word j, from 0, words split at white space).\n"
     "  Every command takes --simd TARGET: dispatch to that SIMD target and\n"
     "  nothing better (AVX2 on an AVX-512 CPU, say; heed info lists them).\n"
     "  heed info --model FILE\n"
@@ -88,6 +90,16 @@ void WriteNBest(size_t index, const heed::Result& r, size_t nbest) {
     }
     std::cout << index << " ||| " << text << " ||| " << score << "\n";
   }
+}
+
+// A line's word alignment as " i-j i-j ..." (source word i, target word j).
+std::string Pharaoh(const std::optional<heed::Result>& r) {
+  std::string out;
+  if (!r) return out;
+  for (const auto& [s, t] : r->alignment) {
+    out += " " + std::to_string(s) + "-" + std::to_string(t);
+  }
+  return out;
 }
 
 // Set by SIGINT: a signal handler can reach only a lock-free static.
@@ -195,7 +207,9 @@ int Translate(const Flags& flags) {
       if (options.nbest > 1) {
         if (r) WriteNBest(index, *r, options.nbest);
       } else {
-        std::cout << (r ? r->text : "") << "\n";
+        std::cout << (r ? r->text : "");
+        if (options.alignments) std::cout << " |||" << Pharaoh(r);
+        std::cout << "\n";
       }
       if (options.attention) {
         attention_file << (first_json ? "" : ",\n");

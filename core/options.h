@@ -39,7 +39,10 @@ struct TranslateOptions : DecodingOptions {
   // block by block, inline markup put back around the aligned words
   // (core/html/). The result's text is HTML; its sentences are the blocks'.
   bool html = false;
-  bool contributions = false;             // and the norm-based contributions
+  bool contributions = false;  // and the norm-based contributions
+  // Word alignments of each text (Result::alignment), from the decoder's
+  // cross-attention; plain text only.
+  bool alignments = false;
   std::vector<HeadRef> masked_heads;      // heads whose output is zeroed
   std::vector<SublayerRef> switched_off;  // sublayers whose output is zeroed
   std::string positions = "on";  // "on", "off" (no positional encoding) or

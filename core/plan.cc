@@ -114,6 +114,11 @@ void CheckLimits(const TranslateOptions& options) {
         "a target prefix applies to one sentence; HTML is blocks of "
         "them: use one or the other");
   }
+  if (options.html && options.alignments) {
+    throw Error(
+        "alignments are of plain text; HTML mode uses them itself to put "
+        "the markup back: use one or the other");
+  }
 }
 
 void CheckInputBytes(size_t text, size_t bytes, size_t limit,
@@ -132,7 +137,8 @@ Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
   CheckLimits(options);
   Plan plan;
   plan.decoding = options;
-  plan.run.capture_attention = options.attention || options.contributions;
+  plan.run.capture_attention =
+      options.attention || options.contributions || options.alignments;
   plan.run.capture_value_norms = options.contributions;
   plan.run.capture_sublayer_norms = options.contributions;
   plan.run.capture_hidden = options.logit_lens > 0;

@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/explain/head_roles.h"
@@ -116,7 +117,12 @@ struct Result {
   std::vector<SentenceResult> sentences;
   size_t target_tokens = 0;   // tokens produced, over all sentences
   std::vector<HtmlTag> tags;  // HTML mode: every inline element, in order
-  Timings timings;            // shared by the texts of one call
+  // With alignments: (source word, target word) pairs, words counted from 0
+  // at white space in the text and in its translation (Pharaoh "i-j"); each
+  // target word at most once, words the model made up (or whose sentence
+  // could not be placed) not at all.
+  std::vector<std::pair<size_t, size_t>> alignment;
+  Timings timings;  // shared by the texts of one call
 };
 
 // Called with each sentence's result as soon as its batch is decoded, in

@@ -9,6 +9,7 @@
 #include "core/assemble.h"
 #include "core/batch.h"
 #include "core/explain/erasure.h"
+#include "core/html/align.h"
 #include "core/html/translate.h"
 #include "core/model/model.h"
 #include "core/model/model_file.h"
@@ -89,6 +90,33 @@ void AddErasure(const Model& model, const Plan& plan, SentenceResult* sr) {
   sr->erasure_mode = ErasureModeName(plan.erasure);
   sr->erasure = ErasureEffects(model, sr->source_ids, erasable, sr->best.ids,
                                plan.erasure, plan.run);
+}
+
+// Which cross-attention aligns words best: the decoder layer below the last,
+// averaged over its heads, agrees most often with erasure on the test sets
+// (docs/faithfulness.md).
+constexpr AlignWith kAlignWith{-2};
+
+// Each text's word alignment; the maps it read are dropped unless asked for.
+void AddAlignments(const std::vector<std::string>& texts,
+                   const TranslateOptions& options,
+                   const std::vector<std::string>& special,
+                   std::vector<Result>* results) {
+  for (size_t i = 0; i < texts.size(); ++i) {
+    Result& r = (*results)[i];
+    const WordAlignment al =
+        AlignWords(texts[i], r.text, r.sentences, special, kAlignWith);
+    for (size_t t = 0; t < al.link.size(); ++t) {
+      if (al.link[t] >= 0) r.alignment.emplace_back(al.link[t], t);
+    }
+    if (options.attention || options.contributions || options.query_key) {
+      continue;
+    }
+    for (SentenceResult& sr : r.sentences) {
+      sr.attention = Attention{};
+      sr.alternatives.clear();
+    }
+  }
 }
 
 }  // namespace
@@ -229,6 +257,10 @@ std::vector<Result> Translator::Translate(
                 }
               });
   Reassemble(work.segments, translated, &results);
+  if (options.alignments) {
+    AddAlignments(texts, options, SpecialPieces(config(), impl_->target),
+                  &results);
+  }
 
   const auto t2 = Clock::now();
   for (Result& r : results) {

@@ -349,6 +349,16 @@ class Engine {
         }
         out.set("tags", tags);
       }
+      if (o.alignments) {
+        val pairs = val::array();
+        for (const auto& [s, t] : r.alignment) {
+          val pair = val::array();
+          pair.call<void>("push", s);
+          pair.call<void>("push", t);
+          pairs.call<void>("push", pair);
+        }
+        out.set("alignment", pairs);
+      }
       val timings = val::object();
       timings.set("tokenizeMs", r.timings.tokenize_ms);
       timings.set("encodeMs", r.timings.encode_ms);

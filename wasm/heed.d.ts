@@ -95,6 +95,8 @@ export interface TranslateOptions {
    * by <unk> ("unk"). One batched forced pass per sentence. Default "off".
    */
   erasure?: "off" | "remove" | "unk";
+  /** Word alignments of the text (result.alignment); plain text only, not with html. */
+  alignments?: boolean;
   /**
    * The text is an HTML fragment: tags kept where they stand, text
    * translated block by block (p, li, td, div, br, ... bound sentences),
@@ -241,6 +243,12 @@ export interface Result {
   sentences: Sentence[];
   /** With { html: true }: every inline element of the text, in order, and the words it was put around. */
   tags?: HtmlTag[];
+  /**
+   * With { alignments: true }: [source word, target word] pairs, words counted
+   * from 0 at white space in the text and its translation (Pharaoh i-j), from
+   * the cross-attention that agrees best with erasure (docs/faithfulness.md).
+   */
+  alignment?: [number, number][];
   timings: { tokenizeMs: number; encodeMs: number; decodeMs: number; totalMs: number };
 }
 

@@ -444,6 +444,22 @@ test("HTML mode gives the native build's markup and translation", async () => {
   assert.equal((await translator.translate("A dog.", { to: "de" })).tags, undefined);
 });
 
+test("word alignments equal the native build's", async () => {
+  const trained = await createTranslator({ model: shippedInt8 });
+  const lines = ["A dog runs in the park.", "Two men are playing football on the beach. They are happy."];
+  const want = native(lines, "de", 4, [...wasmArithmetic(shippedInt8), "--alignments", "1"], shippedInt8);
+  for (let i = 0; i < lines.length; ++i) {
+    const r = await trained.translate(lines[i], { to: "de", alignments: true });
+    const pairs = r.alignment.map(([s, t]) => `${s}-${t}`).join(" ");
+    assert.equal(`${r.text} ||| ${pairs}`.trimEnd(), want[i].trimEnd(), lines[i]);
+    assert.equal(r.sentences[0].attention, undefined, "the maps it read are not returned");
+  }
+  assert.equal((await trained.translate("A dog.", { to: "de" })).alignment, undefined);
+  await assert.rejects(trained.translate("<b>A dog.</b>", { to: "de", html: true, alignments: true }),
+    /alignments are of plain text/);
+  trained.dispose();
+});
+
 test("awkward text gives a defined result and the module keeps working", async () => {
   assert.equal((await translator.translate("", { to: "de" })).text, "");
   // Unpaired surrogates (a broken UTF-16 string) cannot become UTF-8.
