@@ -57,7 +57,11 @@ export function mount(root, ctx) {
     delete contrastBox.dataset.done;
     contrastBox.textContent = "comparing…";
     try {
-      showContrast(contrastBox, sel.sentence, t, y, await contrastive(ctx, sel, t, y));
+      const effects = await contrastive(ctx, sel, t, y);
+      // Shown only while its sentence and step are.
+      if (current?.sentence === sel.sentence && shownStep === String(t)) {
+        showContrast(contrastBox, sel.sentence, t, y, effects);
+      }
     } catch (e) {
       contrastBox.textContent = "";
       ctx.onError(e);
