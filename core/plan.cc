@@ -146,6 +146,12 @@ Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
   SetSublayers(c, options.switched_off, &plan.run.sublayers);
   plan.run.positions = ReadPositions(options.positions);
   plan.erasure = ReadErasureMode(options.erasure);
+  if (plan.erasure == ErasureMode::kRemove &&
+      plan.run.positions == Positions::kShuffled) {
+    throw Error(
+        "erasure by removal shortens the source, which shuffles its "
+        "positions differently: use erasure unk with shuffled positions");
+  }
   if (options.query_key) {
     CheckHead(c, *options.query_key, "query/key head");
     plan.run.capture_attention = true;

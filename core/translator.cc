@@ -81,6 +81,7 @@ std::vector<std::string> SpecialPieces(const ModelConfig& c,
 // best translation. The tag and EOS are not erased.
 void AddErasure(const Model& model, const Plan& plan, SentenceResult* sr) {
   if (plan.erasure == ErasureMode::kOff) return;
+  StopIfCancelled(plan.decoding);
   const ModelConfig& c = model.config();
   std::vector<uint8_t> erasable;
   for (int id : sr->source_ids) {
@@ -94,7 +95,8 @@ void AddErasure(const Model& model, const Plan& plan, SentenceResult* sr) {
 
 // Which cross-attention aligns words best: the decoder layer below the last,
 // averaged over its heads, agrees most often with erasure on the test sets
-// (docs/faithfulness.md).
+// (docs/faithfulness.md). HTML mode reads the last layer, which placed
+// hand-placed tags best (docs/html.md).
 constexpr AlignWith kAlignWith{-2};
 
 // Each text's word alignment; the maps it read are dropped unless asked for.

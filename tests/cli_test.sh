@@ -169,7 +169,7 @@ expect "--erasure is off, remove or unk" 1 "erasure must be off, remove or unk, 
 expect "--erasure needs the attention JSON" 2 'give both' -- \
   bash -c "echo hi | '$heed' translate --model '$model' --to de --erasure remove"
 expect "--alignments writes TEXT ||| i-j pairs: dog to Hund, park to Park" 0 'ok' -- \
-  bash -c "out=\$(echo 'A dog runs in the park.' | '$(dirname "$0")/../build/release/heed' translate --model '$(dirname "$0")/../models/heed-en-de-int8.heed' --to de --alignments 1); python3 -c 'import sys; text, pairs = sys.argv[1].split(\" ||| \"); src = \"A dog runs in the park.\".split(); tgt = text.split(); links = {src[int(i)]: tgt[int(j)] for i, j in (p.split(\"-\") for p in pairs.split())}; assert links[\"dog\"] == \"Hund\" and links[\"park.\"].startswith(\"Park\"), links; print(\"ok\")' \"\$out\""
+  bash -c "out=\$(echo 'A dog runs in the park.' | '$heed' translate --model '$(dirname "$0")/../models/heed-en-de-int8.heed' --to de --alignments 1); python3 -c 'import sys; text, pairs = sys.argv[1].split(\" ||| \"); src = \"A dog runs in the park.\".split(); tgt = text.split(); links = {src[int(i)]: tgt[int(j)] for i, j in (p.split(\"-\") for p in pairs.split())}; assert links[\"dog\"] == \"Hund\" and links[\"park.\"].startswith(\"Park\"), links; print(\"ok\")' \"\$out\""
 expect "--alignments are not for n-best lists" 2 'not with --nbest' -- \
   bash -c "echo hi | '$heed' translate --model '$model' --to de --alignments 1 --nbest 2 --beam 2"
 expect "--alignments and --html are refused together" 2 'alignments are of plain text' -- \

@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/explain/erasure.h"
+#include "core/model/model.h"
+#include "core/model/model_file.h"
 #include "core/translator.h"
 #include "tests/test_util.h"
 
@@ -64,6 +67,39 @@ TEST_CASE("erasure: off by default, a bad mode refused") {
   CHECK_THROWS_WITH_AS(t.Translate("A dog runs.", o),
                        "erasure must be off, remove or unk, not 'occlude'",
                        Error);
+  o.erasure = "remove";
+  o.positions = "shuffled";
+  CHECK_THROWS_WITH_AS(t.Translate("A dog runs.", o),
+                       "erasure by removal shortens the source, which "
+                       "shuffles its positions differently: use erasure unk "
+                       "with shuffled positions",
+                       Error);
+}
+
+TEST_CASE(
+    "erasure of a long source: passes of 64 sources give one pass's "
+    "columns") {
+  const Model model =
+      Model::Load(ModelFile::Open(test::Fixture("tiny_postnorm.heed")));
+  std::vector<int> source;
+  for (int i = 0; i < 90; ++i) source.push_back(10 + i % 50);
+  source.push_back(model.config().eos_id);
+  const std::vector<int> target = {20, 21, 22, model.config().eos_id};
+  for (ErasureMode mode : {ErasureMode::kRemove, ErasureMode::kUnk}) {
+    std::vector<uint8_t> all(source.size(), 1), tail(source.size(), 0);
+    all.back() = 0;
+    for (size_t j = 70; j < 80; ++j) tail[j] = 1;  // one pass, past 64
+    const auto whole = ErasureEffects(model, source, all, target, mode, {});
+    const auto part = ErasureEffects(model, source, tail, target, mode, {});
+    const size_t S = source.size();
+    for (size_t t = 0; t < target.size(); ++t) {
+      for (size_t j = 70; j < 80; ++j) {
+        CHECK(whole[t * S + j] ==
+              doctest::Approx(part[t * S + j]).epsilon(1e-5));
+      }
+      CHECK(whole[t * S + S - 1] == 0.0f);
+    }
+  }
 }
 
 }  // namespace

@@ -54,13 +54,14 @@ function splitQueryKey({ kind, layer, head, headDim, queries, keys }) {
            queries: rows(queries), keys: rows(keys) };
 }
 
-// The logit lens as top[layer][step] = [{ piece, probability }] (k each)
-// and tokenProbabilities[layer] = Float32Array(steps).
 // erasure.effect as rows: effect[t] = Float32Array(S), views of one buffer.
 function splitErasure({ mode, effect }, S) {
   return { mode, effect: Array.from({ length: S ? effect.length / S : 0 },
     (_, t) => effect.subarray(t * S, (t + 1) * S)) };
 }
+
+// The logit lens as top[layer][step] = [{ piece, probability }] (k each)
+// and tokenProbabilities[layer] = Float32Array(steps).
 
 function nestLens({ layers, steps, k, pieces, probabilities, tokenProbabilities }) {
   const top = [], tokens = [];

@@ -1,5 +1,6 @@
 #include "core/explain/erasure.h"
 
+#include <algorithm>
 #include <numeric>
 
 #include "core/error.h"
@@ -28,10 +29,25 @@ std::vector<std::vector<int>> Variants(const std::vector<int>& source,
   return out;
 }
 
+// Sources forced together: bounds the decoder cache of one pass (a row's
+// cache is ~0.3 MB for the shipped model at 100 target pieces).
+constexpr size_t kRowsPerPass = 64;
+
 // log p(target_t | variant r, target_<t) for every row r and step t: (R, T).
 std::vector<float> ForcedTokenLogProbs(
     const Model& model, const std::vector<std::vector<int>>& variants,
     const std::vector<int>& target, const RunOptions& run) {
+  if (variants.size() > kRowsPerPass) {  // in passes of kRowsPerPass rows
+    std::vector<float> out;
+    for (size_t first = 0; first < variants.size(); first += kRowsPerPass) {
+      const size_t last = std::min(variants.size(), first + kRowsPerPass);
+      const std::vector<float> part = ForcedTokenLogProbs(
+          model, {variants.begin() + first, variants.begin() + last}, target,
+          run);
+      out.insert(out.end(), part.begin(), part.end());
+    }
+    return out;
+  }
   const ModelConfig& c = model.config();
   const EncoderOutput enc = model.Encode(variants, run);
   std::vector<size_t> rows(variants.size());

@@ -94,9 +94,9 @@ def pairs(packages):
     for deb in _debs(packages):
         for mo in _german_catalogues(deb):
             for en, de in _entries(mo):
-                en, de = _clean(en), _clean(de)
+                # Placeholders and entities before the mnemonics go ("&amp;").
                 if keep(en, de):
-                    out.append((en, de))
+                    out.append((_clean(en), _clean(de)))
     return out
 
 

@@ -6,7 +6,7 @@ engine's defaults.
 
   /usr/bin/python3 models/recipe/heads.py [--model M] [--out F] [--check]
 
-Writes models/eval/heads.json (the page's Heads panel reads it) and prints
+Writes models/eval/heads.json (the page's Head roles view reads it) and prints
 the table of docs/heads.md. --check recomputes and fails unless the file
 matches (within 0.01: another SIMD target may move a near-tie).
 """

@@ -122,6 +122,7 @@ export function mount(root, ctx) {
       if (!switchOff) return;
       masked.clear();
       off.clear();
+      root.querySelector("#ablation-positions").value = "on";
       if (switchOff.head) masked.add(switchOff.head.join("/"));
       if (switchOff.sublayer) off.add(switchOff.sublayer.join("/"));
     },

@@ -100,7 +100,7 @@ export function mount(root, ctx) {
   // pieces; the view draws from that run throughout.
   async function explained(sel) {
     const shown = sel.sentence;
-    if (!shown.explained) {
+    if (!shown.explained?.erasure) {  // Compare may have kept one without
       const r = await ctx.translator.translate(shown.source, {
         ...sel.options, attention: true, contributions: true, erasure: "remove",
         prefixPieces: shown.targetPieces.filter((p) => p !== "</s>"),

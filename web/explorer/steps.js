@@ -51,15 +51,17 @@ export function mount(root, ctx) {
   const slider = root.querySelector("#step");
   const contrastBox = root.querySelector("#step-contrast");
   let current = null, shownStep = null;  // the selection and step drawn
+  let asked = 0;  // "why not?" requests: only the latest is shown
   slider.addEventListener("input", ctx.render);
 
   async function whyNot(sel, t, y) {
+    const mine = ++asked;
     delete contrastBox.dataset.done;
     contrastBox.textContent = "comparing…";
     try {
       const effects = await contrastive(ctx, sel, t, y);
       // Shown only while its sentence and step are.
-      if (current?.sentence === sel.sentence && shownStep === String(t)) {
+      if (mine === asked && current?.sentence === sel.sentence && shownStep === String(t)) {
         showContrast(contrastBox, sel.sentence, t, y, effects);
       }
     } catch (e) {
@@ -105,12 +107,15 @@ export function mount(root, ctx) {
       slider.value = String(step);
     },
     render(sel) {
-      if (current?.sentence !== sel.sentence || slider.value !== shownStep) contrastBox.replaceChildren();
-      current = sel;
-      shownStep = slider.value;
       const s = sel.sentence, T = s.targetPieces.length;
       slider.max = String(T - 1);
       const t = Math.min(Number(slider.value), T - 1);
+      if (current?.sentence !== s || String(t) !== shownStep) {
+        contrastBox.replaceChildren();
+        ++asked;  // a request still running is for another step
+      }
+      current = sel;
+      shownStep = String(t);
       root.querySelector("#step-label").textContent = `${t + 1} of ${T}`;
       const written = root.querySelector("#step-written");
       paintTokens(written, s.targetPieces.slice(0, t + 1), null, undefined);
