@@ -79,5 +79,29 @@ class KeepSnapshot(unittest.TestCase):
                                      "step-0001000.pt"])
 
 
+class AverageModelsTest(unittest.TestCase):
+    def test_two_models_average_to_their_midpoint(self):
+        import heedfile
+        import numpy as np
+        fixtures = os.path.join(os.path.dirname(__file__), "fixtures")
+        _, config, a = heedfile.read(os.path.join(fixtures,
+                                                  "tiny_postnorm.heed"))
+        b = {k: (v * 3 if np.issubdtype(v.dtype, np.floating) else v)
+             for k, v in a.items()}
+        with tempfile.TemporaryDirectory() as tmp:
+            pa, pb, out = (os.path.join(tmp, n) for n in ("a", "b", "m"))
+            heedfile.write(pa, config, a)
+            heedfile.write(pb, config, b)
+            average.average_models([pa, pb], out)
+            _, got_config, got = heedfile.read(out)
+        self.assertEqual(got_config, config)
+        for k, v in a.items():
+            if np.issubdtype(v.dtype, np.floating):
+                np.testing.assert_allclose(got[k].astype(np.float32), 2 * v,
+                                           rtol=1e-3, atol=1e-3, err_msg=k)
+            else:
+                np.testing.assert_array_equal(got[k], v)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -3,6 +3,9 @@
 
   /usr/bin/python3 models/recipe/average.py --work models/work/run-X \\
       [--last 4] [--out models/work/run-X/candidate-avg.heed]
+  /usr/bin/python3 models/recipe/average.py --models A.heed B.heed --out M.heed
+The second form averages finished models of one vocabulary and shape (two
+runs' results), tensor by tensor, written as F16.
 
 train.py keeps the model weights of its last few checkpoints in
 WORK/snapshots/ (a few minutes apart, near the end of a run whose learning
@@ -65,12 +68,46 @@ def averaged_model(work, last):
     return model
 
 
+def average_models(paths, out):
+    """Writes the tensor-wise mean of .heed models of one configuration."""
+    import heedfile
+    import numpy as np
+    first_config, tensors = None, []
+    for path in paths:
+        _, config, t = heedfile.read(path)
+        if first_config is not None and config != first_config:
+            sys.exit(f"average: {path} has another configuration")
+        first_config = config
+        tensors.append(t)
+    mean = {}
+    for name, v in tensors[0].items():
+        if any(t[name].shape != v.shape for t in tensors):
+            sys.exit(f"average: {name} differs in shape")
+        if np.issubdtype(v.dtype, np.floating):
+            mean[name] = sum(t[name].astype(np.float64)
+                             for t in tensors) / len(tensors)
+        elif all(np.array_equal(t[name], v) for t in tensors):
+            mean[name] = v  # the tokenizers: the same in every model
+        else:
+            sys.exit(f"average: {name} is not a weight and differs")
+    heedfile.write(out, first_config, mean, float_dtype=np.float16)
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--work", required=True)
+    p.add_argument("--models", nargs="+",
+                   help="finished models to average instead of a run")
+    p.add_argument("--work")
     p.add_argument("--last", type=int, default=4)
     p.add_argument("--out")
     args = p.parse_args()
+    if args.models:
+        if len(args.models) < 2 or not args.out:
+            sys.exit("average: --models needs two models or more and --out")
+        average_models(args.models, args.out)
+        return
+    if not args.work:
+        sys.exit("average: give --work or --models")
     from train import export
     model = averaged_model(args.work, args.last)
     if model is None:

@@ -108,6 +108,9 @@ def main():
     p.add_argument("--limit", type=int, default=0,
                    help="score only the first N lines of each set")
     p.add_argument("--parity", type=int, default=500)
+    p.add_argument("--simd", default="",
+                   help="heed's --simd TARGET: AVX2 gives the kernel the "
+                        "card's columns were measured with on any x86 CPU")
     p.add_argument("--sets", default="",
                    help="score only these sets (comma-separated names)")
     p.add_argument("--beams", default="1,4",
@@ -133,7 +136,8 @@ def main():
 
     def run(job):
         name, src, ref, to, beam = job
-        hyp, seconds = translate(args.heed, args.model, src, to, beam)
+        hyp, seconds = translate(args.heed, args.model, src, to, beam,
+                                 ("--simd", args.simd) if args.simd else ())
         r = {"set": name, "direction": "de-en" if to == "en" else "en-de",
              "beam": beam, "lines": len(src),
              "bleu": round(score.bleu(hyp, ref)["score"], 2),
