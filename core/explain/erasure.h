@@ -31,8 +31,9 @@ const char* ErasureModeName(ErasureMode mode);
 // log p(target_t | source, target_<t) − the same with source piece j
 // erased, for each j with erasable[j] (0 for the others: tags, EOS). One
 // batched teacher-forced pass: the original and every erased source are
-// encoded together and decoded in lockstep (64 sources at a time). `run` switches the same heads,
-// sublayers and positions off as the translation; nothing is captured.
+// encoded together and decoded in lockstep (64 sources at a time). `run`
+// switches the same heads, sublayers and positions off as the translation;
+// nothing is captured.
 std::vector<float> ErasureEffects(const Model& model,
                                   const std::vector<int>& source,
                                   const std::vector<uint8_t>& erasable,
