@@ -93,12 +93,11 @@ void MoveAttention(const ModelConfig& c, const RunOptions& run,
 }
 
 // A token's rarity for head roles: its unigram log-probability, +∞ for
-// the pieces no text is made of (BOS, EOS, padding, language tags).
-float Rarity(const ModelConfig& c, const Tokenizer& tokenizer, int id) {
-  bool special = id == c.bos_id || id == c.eos_id || id == c.pad_id;
-  for (const auto& entry : c.target_tags) {
-    special = special || tokenizer.PieceId(entry.second) == id;
-  }
+// the pieces no text is made of (BOS, EOS, padding, the tags in `tags`).
+float Rarity(const ModelConfig& c, const Tokenizer& tokenizer,
+             const std::vector<int>& tags, int id) {
+  const bool special = id == c.bos_id || id == c.eos_id || id == c.pad_id ||
+                       std::find(tags.begin(), tags.end(), id) != tags.end();
   return special ? INFINITY : tokenizer.Score(id);
 }
 
@@ -109,12 +108,17 @@ HeadRoles SentenceRoles(const ModelConfig& c, const Tokenizer& source,
   SentenceAttention in{
       a.encoder_layers, a.decoder_layers, a.heads,  a.source, a.target,
       &a.encoder,       &a.decoder,       &a.cross, {},       {}};
+  std::vector<int> source_tags, target_tags;
+  for (const auto& entry : c.target_tags) {
+    source_tags.push_back(source.PieceId(entry.second));
+    target_tags.push_back(target.PieceId(entry.second));
+  }
   for (int id : sr.source_ids) {
-    in.source_rarity.push_back(Rarity(c, source, id));
+    in.source_rarity.push_back(Rarity(c, source, source_tags, id));
   }
   in.input_rarity.push_back(INFINITY);  // BOS
   for (size_t t = 0; t + 1 < a.target; ++t) {
-    in.input_rarity.push_back(Rarity(c, target, sr.best.ids[t]));
+    in.input_rarity.push_back(Rarity(c, target, target_tags, sr.best.ids[t]));
   }
   return ComputeHeadRoles(in);
 }

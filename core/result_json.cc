@@ -125,20 +125,13 @@ void Roles(std::ostream& out, const std::vector<HeadRole>& roles,
   for (size_t k = 0; k < roles.size(); ++k) {
     const HeadRole& r = roles[k];
     out << (k % heads == 0 ? (k ? "],[" : "[") : ",");
-    out << "{\"confidence\":";
-    Number(out, float(r.confidence));
-    out << ",\"previous\":";
-    Number(out, float(r.previous));
-    out << ",\"same\":";
-    Number(out, float(r.same));
-    out << ",\"next\":";
-    Number(out, float(r.next));
-    out << ",\"rare\":";
-    Number(out, float(r.rare));
-    out << ",\"boundary\":";
-    Number(out, float(r.boundary));
-    out << ",\"distance\":";
-    Number(out, float(r.distance));
+    out << '{';
+    for (const HeadRoleField& f : kHeadRoleFields) {
+      if (&f != kHeadRoleFields) out << ',';
+      String(out, f.name);
+      out << ':';
+      Number(out, float(r.*f.value));
+    }
     out << ",\"rows\":" << r.rows << ",\"role\":";
     String(out, RoleName(r));
     out << '}';

@@ -166,13 +166,9 @@ val Roles(const std::vector<heed::HeadRole>& roles, size_t heads) {
     for (size_t h = 0; h < heads; ++h) {
       const heed::HeadRole& r = roles[k + h];
       val o = val::object();
-      o.set("confidence", r.confidence);
-      o.set("previous", r.previous);
-      o.set("same", r.same);
-      o.set("next", r.next);
-      o.set("rare", r.rare);
-      o.set("boundary", r.boundary);
-      o.set("distance", r.distance);
+      for (const heed::HeadRoleField& f : heed::kHeadRoleFields) {
+        o.set(f.name, r.*f.value);
+      }
       o.set("rows", r.rows);
       o.set("role", heed::RoleName(r));
       layer.call<void>("push", o);

@@ -33,6 +33,21 @@ struct HeadRole {
   size_t rows = 0;      // rows counted
 };
 
+// A role's numeric fields by the names the JSON and JavaScript results use,
+// in order (rows aside): one list for every writer.
+struct HeadRoleField {
+  const char* name;
+  double HeadRole::*value;
+};
+inline constexpr HeadRoleField kHeadRoleFields[] = {
+    {"confidence", &HeadRole::confidence},
+    {"previous", &HeadRole::previous},
+    {"same", &HeadRole::same},
+    {"next", &HeadRole::next},
+    {"rare", &HeadRole::rare},
+    {"boundary", &HeadRole::boundary},
+    {"distance", &HeadRole::distance}};
+
 // Every head of one sentence or of many, (layers, heads) row-major.
 struct HeadRoles {
   size_t heads = 0;

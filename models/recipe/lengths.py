@@ -15,10 +15,10 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import data  # noqa: E402
+import heads  # noqa: E402
 import importance  # noqa: E402
 import score  # noqa: E402
 
@@ -52,16 +52,6 @@ def translate(lines, to):
     return out.split("\n")[:len(lines)]
 
 
-def heads(lines, to):
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "heads.json")
-        subprocess.run([HEED, "heads", "--model", MODEL, "--to", to, "--out",
-                        path], input="\n".join(lines) + "\n", text=True,
-                       check=True, stdout=subprocess.DEVNULL)
-        with open(path) as f:
-            return json.load(f)["roles"]
-
-
 def important_heads(direction):
     """The IMPORTANT heads whose switching off cost the most BLEU."""
     with open(os.path.join(ROOT, "models", "eval", "importance.json")) as f:
@@ -86,7 +76,8 @@ def measure(direction, items):
             continue
         h = [hyps[i] for i in idx]
         r = [items[i][1] for i in idx]
-        roles = heads([items[i][0] for i in idx], to)
+        roles = heads.roles(HEED, MODEL, [items[i][0] for i in idx],
+                            to)["roles"]
         rows.append({
             "bucket": bucket_name(lo, hi), "sentences": len(idx),
             "bleu": round(score.bleu(h, r)["score"], 2),
