@@ -181,7 +181,7 @@ std::vector<float> Translator::PositionalEncoding(size_t positions) const {
   const size_t d = config().d_model;
   std::vector<float> pe(positions * d);
   for (size_t p = 0; p < positions; ++p) {
-    heed::PositionalEncoding(p, d, pe.data() + p * d);
+    heed::PositionalEncoding(p, d, config().positions, pe.data() + p * d);
   }
   return pe;
 }

@@ -159,6 +159,22 @@ TEST_CASE("header entries that lie about offsets, shapes and dtypes") {
          h["__metadata__"]["config"] = c.dump();
        },
        "'pre_norm' has the wrong type"},
+      {"an unknown position layout",
+       [](nlohmann::json& h) {
+         auto c = nlohmann::json::parse(
+             h["__metadata__"]["config"].get<std::string>());
+         c["positions"] = "learned";
+         h["__metadata__"]["config"] = c.dump();
+       },
+       "positions must be interleaved or halves, not 'learned'"},
+      {"an unknown decoder start",
+       [](nlohmann::json& h) {
+         auto c = nlohmann::json::parse(
+             h["__metadata__"]["config"].get<std::string>());
+         c["decoder_start"] = "eos";
+         h["__metadata__"]["config"] = c.dump();
+       },
+       "decoder_start must be bos or zeros, not 'eos'"},
       {"metadata not strings",
        [](nlohmann::json& h) { h["__metadata__"]["config"] = 7; },
        "is not a string"},

@@ -138,6 +138,9 @@ TEST_CASE("post-norm F32 model matches PyTorch") {
 TEST_CASE("pre-norm F16 model (untied, GELU, output bias) matches PyTorch") {
   CheckModel("tiny_prenorm");
 }
+TEST_CASE("Marian's positions (halves) and zero decoder start match PyTorch") {
+  CheckModel("tiny_marian");
+}
 
 }  // namespace
 }  // namespace heed

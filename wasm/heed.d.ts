@@ -275,6 +275,10 @@ export interface ModelConfig {
   /** Target language code → the source piece that asks for it, e.g. { de: "<2de>" }. */
   target_tags: Record<string, string>;
   trained_max_length: number;
+  /** Sinusoid layout: the paper's interleaved sin/cos, or Marian's halves. */
+  positions: "interleaved" | "halves";
+  /** The decoder's first input: the bos_id embedding, or Marian's zero vector. */
+  decoder_start: "bos" | "zeros";
 }
 
 export interface Info {

@@ -125,6 +125,30 @@ ModelConfig ParseConfig(const std::string& text) {
                  std::min(c.source_vocab, c.target_vocab) - 1));
   }
   Read(j, "target_tags", &c.target_tags);
+  std::string positions = "interleaved";
+  Read(j, "positions", &positions);
+  if (positions == "interleaved") {
+    c.positions = PositionLayout::kInterleaved;
+  } else if (positions == "halves") {
+    c.positions = PositionLayout::kHalves;
+  } else {
+    throw Error("model config: positions must be interleaved or halves, not '" +
+                positions + "'");
+  }
+  std::string start = "bos";
+  Read(j, "decoder_start", &start);
+  if (start == "bos") {
+    c.decoder_start = DecoderStart::kBos;
+  } else if (start == "zeros") {
+    c.decoder_start = DecoderStart::kZeros;
+  } else {
+    throw Error("model config: decoder_start must be bos or zeros, not '" +
+                start + "'");
+  }
+  if (c.positions == PositionLayout::kHalves &&
+      (c.d_model < 4 || c.d_model % 2 != 0)) {
+    throw Error("model config: positions halves needs an even d_model >= 4");
+  }
   return c;
 }
 
@@ -148,6 +172,10 @@ std::string ConfigToJson(const ModelConfig& c) {
             {"eos_id", c.eos_id},
             {"unk_id", c.unk_id},
             {"target_tags", c.target_tags},
+            {"positions",
+             c.positions == PositionLayout::kHalves ? "halves" : "interleaved"},
+            {"decoder_start",
+             c.decoder_start == DecoderStart::kZeros ? "zeros" : "bos"},
             {"trained_max_length", c.trained_max_length}};
   return j.dump();
 }

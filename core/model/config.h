@@ -11,6 +11,18 @@ namespace heed {
 
 enum class Activation { kRelu, kGelu, kGeluTanh, kSilu };
 
+// Layout of the sinusoidal positional encoding (core/model/positional.h).
+enum class PositionLayout {
+  kInterleaved,  // the paper's: sin on even, cos on odd dimensions
+  kHalves,       // tensor2tensor's and Marian's: the sines, then the cosines
+};
+
+// What the decoder reads at position 0, before any target token.
+enum class DecoderStart {
+  kBos,    // the bos_id embedding (the paper's shifted-right target)
+  kZeros,  // a zero vector, positions added (Marian)
+};
+
 struct ModelConfig {
   size_t d_model = 512;       // width of every residual stream
   size_t heads = 8;           // attention heads; d_model % heads == 0
@@ -31,6 +43,8 @@ struct ModelConfig {
   int bos_id = 1;            // first decoder input
   int eos_id = 2;            // ends a hypothesis
   int unk_id = 3;            // unknown piece
+  PositionLayout positions = PositionLayout::kInterleaved;
+  DecoderStart decoder_start = DecoderStart::kBos;
   // Language code -> tag piece prepended to the source ("de" -> "<2de>").
   // Empty for a model with one target language.
   std::map<std::string, std::string> target_tags;

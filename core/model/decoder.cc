@@ -212,13 +212,13 @@ void Model::Step(DecoderState& s, const int* tokens,
   const size_t R0 = s.max_rows;
 
   float* pe = s.scores.data();  // every row is at position t
-  TokenPosition(run.positions, t, d, pe);
+  TokenPosition(run.positions, c.positions, t, d, pe);
   for (size_t r = 0; r < R; ++r) {
     if (tokens[r] < 0 || static_cast<size_t>(tokens[r]) >= c.target_vocab) {
       throw Error("decoder: token " + std::to_string(tokens[r]) +
                   " outside the target vocabulary");
     }
-    Embed(weights_.target_embedding, tokens[r], pe, &s.x[r * d]);
+    EmbedTarget(tokens[r], t, pe, &s.x[r * d]);
   }
   // Each row's new position goes to its own cache row; the older ones stay
   // where they were computed.
@@ -378,8 +378,8 @@ std::vector<float> Model::ForcedLogProbs(const EncoderOutput& enc, size_t b,
       throw Error("forced decoding: token " + std::to_string(inputs[i]) +
                   " outside the target vocabulary");
     }
-    TokenPosition(run.positions, i, d, scratch.data());
-    Embed(weights_.target_embedding, inputs[i], scratch.data(), &x[i * d]);
+    TokenPosition(run.positions, c.positions, i, d, scratch.data());
+    EmbedTarget(inputs[i], i, scratch.data(), &x[i * d]);
   }
   ForcedKeeper keep(c, run, T, len, captures);
   HeadControl control;

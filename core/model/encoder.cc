@@ -161,14 +161,15 @@ void Model::EmbedSources(const std::vector<std::vector<int>>& sources,
     for (size_t b = 0; b < enc.batch; ++b) {
       const std::vector<size_t> at = ShuffledPositions(enc.lengths[b]);
       for (size_t s = 0; s < enc.lengths[b]; ++s) {
-        PositionalEncoding(at[s], d, pe);
+        PositionalEncoding(at[s], d, config_.positions, pe);
         Embed(table, sources[b][s], pe, &x[(first[b] + s) * d]);
       }
     }
     return;
   }
   for (size_t s = 0; s < enc.max_len; ++s) {
-    TokenPosition(positions, s, d, pe);  // once for the whole batch
+    // Once for the whole batch.
+    TokenPosition(positions, config_.positions, s, d, pe);
     for (size_t b = 0; b < enc.batch; ++b) {
       if (s < enc.lengths[b]) {
         Embed(table, sources[b][s], pe, &x[(first[b] + s) * d]);

@@ -1,5 +1,6 @@
 #include "core/model/model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -76,6 +77,15 @@ void Model::Embed(const float* table, int token, const float* pe,
       config_.scale_embeddings ? std::sqrt(static_cast<float>(d)) : 1.0f;
   const float* row = table + static_cast<size_t>(token) * d;
   for (size_t i = 0; i < d; ++i) x[i] = row[i] * scale + pe[i];
+}
+
+void Model::EmbedTarget(int token, size_t pos, const float* pe,
+                        float* x) const {
+  if (pos == 0 && config_.decoder_start == DecoderStart::kZeros) {
+    std::copy_n(pe, config_.d_model, x);  // Marian: no token at the start
+  } else {
+    Embed(weights_.target_embedding, token, pe, x);
+  }
 }
 
 }  // namespace heed

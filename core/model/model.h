@@ -175,6 +175,9 @@ class Model {
   // x [d] = embedding[token] (· √d) + pe, pe [d] = PE(pos) of its position
   // (computed once for every row at that position).
   void Embed(const float* table, int token, const float* pe, float* x) const;
+  // The decoder's input at position pos: Embed of the target table, or the
+  // positions alone at pos 0 when the config's decoder_start is zeros.
+  void EmbedTarget(int token, size_t pos, const float* pe, float* x) const;
 
   // x [Σ len_b, d]: the sources' embeddings packed (sentence b from row
   // first[b]), each with its position as `positions` says; pe is scratch

@@ -6,22 +6,35 @@
 
 namespace heed {
 
-void PositionalEncoding(size_t pos, size_t d, float* out) {
+void PositionalEncoding(size_t pos, size_t d, PositionLayout layout,
+                        float* out) {
   // In double: at large positions the float angle would lose the phase.
+  const double p = static_cast<double>(pos);
+  if (layout == PositionLayout::kHalves) {
+    const size_t h = d / 2;
+    const double step = std::log(10000.0) / static_cast<double>(h - 1);
+    for (size_t i = 0; i < h; ++i) {
+      const double angle = p * std::exp(-step * static_cast<double>(i));
+      out[i] = static_cast<float>(std::sin(angle));
+      out[h + i] = static_cast<float>(std::cos(angle));
+    }
+    return;
+  }
   for (size_t i = 0; i < d; i += 2) {
     const double freq =
         std::exp(-std::log(10000.0) * static_cast<double>(i) / d);
-    const double angle = static_cast<double>(pos) * freq;
+    const double angle = p * freq;
     out[i] = static_cast<float>(std::sin(angle));
     if (i + 1 < d) out[i + 1] = static_cast<float>(std::cos(angle));
   }
 }
 
-void TokenPosition(Positions positions, size_t pos, size_t d, float* out) {
+void TokenPosition(Positions positions, PositionLayout layout, size_t pos,
+                   size_t d, float* out) {
   if (positions == Positions::kOff) {
     std::fill_n(out, d, 0.0f);
   } else {
-    PositionalEncoding(pos, d, out);
+    PositionalEncoding(pos, d, layout, out);
   }
 }
 

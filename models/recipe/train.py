@@ -278,6 +278,11 @@ def main():
               "activation": "relu", "pre_norm": False,
               "shared_embeddings": True, "tied_output": True,
               "target_tags": TAGS, "trained_max_length": args.max_len}
+    if args.warm_start:
+        # Marian's conventions (marian.py conventions) stay with the model.
+        for key in ("positions", "decoder_start"):
+            if key in stored_config:
+                config[key] = stored_config[key]
     model = Transformer(config, dropout=args.dropout).to(args.device)
     pad, bos = model.config["pad_id"], model.config["bos_id"]
     opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.98),

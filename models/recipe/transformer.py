@@ -15,7 +15,8 @@ DEFAULTS = {"d_model": 512, "heads": 8, "d_ff": 2048, "encoder_layers": 6,
             "layer_norm_eps": 1e-5, "scale_embeddings": True,
             "shared_embeddings": True, "tied_output": True,
             "output_bias": False, "pad_id": 0, "bos_id": 1, "eos_id": 2,
-            "unk_id": 3, "target_tags": {}, "trained_max_length": 256}
+            "unk_id": 3, "target_tags": {}, "trained_max_length": 256,
+            "positions": "interleaved", "decoder_start": "bos"}
 
 
 def full_config(config):
@@ -24,14 +25,24 @@ def full_config(config):
     return c
 
 
-def positional_encoding(length, d, device=None):
-    """(length, d): sin on even, cos on odd dimensions, computed in float64."""
+def positional_encoding(length, d, device=None, layout="interleaved"):
+    """(length, d), computed in float64. interleaved (the paper's): sin on
+    even, cos on odd dimensions, timescales 10000^(2i/d); halves
+    (tensor2tensor's and Marian's): the sines, then the cosines, timescales
+    10000^(i/(d/2 - 1))."""
     pos = torch.arange(length, dtype=torch.float64)[:, None]
-    i = torch.arange(0, d, 2, dtype=torch.float64)
-    angle = pos * torch.exp(-math.log(10000.0) * i / d)
     pe = torch.zeros(length, d, dtype=torch.float64)
-    pe[:, 0::2] = torch.sin(angle)
-    pe[:, 1::2] = torch.cos(angle)[:, : d // 2]
+    if layout == "halves":
+        half = d // 2
+        i = torch.arange(half, dtype=torch.float64)
+        angle = pos * torch.exp(-math.log(10000.0) * i / (half - 1))
+        pe[:, :half] = torch.sin(angle)
+        pe[:, half:2 * half] = torch.cos(angle)
+    else:
+        i = torch.arange(0, d, 2, dtype=torch.float64)
+        angle = pos * torch.exp(-math.log(10000.0) * i / d)
+        pe[:, 0::2] = torch.sin(angle)
+        pe[:, 1::2] = torch.cos(angle)[:, : d // 2]
     return pe.to(torch.float32).to(device)
 
 
@@ -148,12 +159,20 @@ class Transformer(nn.Module):
         return self.embed if self.config["shared_embeddings"] else \
             self.target_embed
 
-    def _embed(self, table, ids):
-        d = self.config["d_model"]
+    def _embed(self, table, ids, decoder=False):
+        c = self.config
+        d = c["d_model"]
         x = table(ids)
-        if self.config["scale_embeddings"]:
+        if c["scale_embeddings"]:
             x = x * math.sqrt(d)
-        return self.dropout(x + positional_encoding(ids.shape[1], d, ids.device))
+        if decoder and c["decoder_start"] == "zeros":
+            # Marian's convention: the first decoder input (the <s> slot)
+            # is a zero vector, positions added.
+            keep = torch.ones(ids.shape[1], 1, device=ids.device)
+            keep[0] = 0
+            x = x * keep
+        pe = positional_encoding(ids.shape[1], d, ids.device, c["positions"])
+        return self.dropout(x + pe)
 
     def encode(self, src, need_weights=False):
         """src (B, S) padded with pad_id -> memory (B, S, d), pad mask,
@@ -174,7 +193,7 @@ class Transformer(nn.Module):
         T = tgt_in.shape[1]
         causal = torch.triu(torch.ones(T, T, dtype=torch.bool,
                                        device=tgt_in.device), 1)
-        x = self._embed(self.target_embedding(), tgt_in)
+        x = self._embed(self.target_embedding(), tgt_in, decoder=True)
         self_w, cross_w = [], []
         for layer in self.decoder:
             x, ws, wc = layer(x, memory, src_pad_mask, causal, need_weights)

@@ -78,8 +78,8 @@ def run(model, gold, positions):
     for b, source in enumerate(gold["sources"]):
         n = len(source)
 
-        def encoding(length, d, device=None):
-            pe = original(max(length, n), d, device)
+        def encoding(length, d, device=None, layout="interleaved"):
+            pe = original(max(length, n), d, device, layout)
             if positions == "off":
                 return torch.zeros(length, d, device=device)
             if positions == "shuffled" and length == n and encoding.source:

@@ -4,6 +4,7 @@ heed models (post-norm F32 and pre-norm F16) and their golden outputs from
 the PyTorch reference (models/recipe/transformer.py).
 
 Run from the repository root:  /usr/bin/python3 tests/reference/make_fixtures.py
+[--only tiny_marian]
 It reads a few thousand caption lines from ../shared/data to train the
 tokeniser; the fixtures it writes to tests/fixtures/ are committed.
 """
@@ -152,8 +153,12 @@ def goldens(model, spm_model, tag_ids):
 
 
 def main():
+    # --only NAME rebuilds one fixture on the committed tokeniser.
+    only = sys.argv[sys.argv.index("--only") + 1] \
+        if "--only" in sys.argv else None
     os.makedirs(OUT, exist_ok=True)
-    spm_model = train_tokenizer()
+    spm_model = os.path.join(OUT, "tiny_spm.model") if only \
+        else train_tokenizer()
 
     out = subprocess.run(["spm_export_vocab", f"--model={spm_model}"],
                          capture_output=True, text=True, check=True).stdout
@@ -169,8 +174,16 @@ def main():
         "tiny_prenorm": (dict(base, activation="gelu", pre_norm=True,
                               shared_embeddings=False, tied_output=False,
                               output_bias=True), np.float16, 2),
+        # Marian's conventions (models/recipe/marian.py).
+        "tiny_marian": (dict(base, activation="relu", pre_norm=False,
+                             tied_output=True, output_bias=True,
+                             positions="halves",
+                             decoder_start="zeros"),
+                        np.float32, 3),
     }
     for name, (config, dtype, seed) in configs.items():
+        if only and name != only:
+            continue
         model = build(name, config, spm_model, dtype, seed)
         g = goldens(model, spm_model, tag_ids)
         g["model"] = name + ".heed"
