@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""heed against PyTorch and ONNX Runtime (native and Web), same machine, same
-run, on the shipped model and held-out sentences (Multi30k test 2016).
+"""heed against PyTorch, ONNX Runtime (native and Web) and Bergamot's
+WebAssembly engine (Firefox's), same machine, same run, on the shipped model
+and held-out sentences (Multi30k test 2016).
 
   bash bench/run.sh [--runs N] [--systems a,b,...]   (installs what it needs)
 
@@ -49,12 +50,15 @@ SYSTEMS = {
     "ort native 1t": ("ort", {"backend": "node", "threads": 1}),
     "ort web 1t": ("ort", {"backend": "web", "threads": 1}),
     "ort web 2t": ("ort", {"backend": "web", "threads": 2}),
+    # Firefox's engine on the same model (marian.py export), one thread.
+    "bergamot wasm": ("bergamot", {}),
 }
 # heed's ratio to each peer: (heed system, peer)
 RATIOS = [("heed int8", "pytorch"), ("heed int8", "ort native"),
           ("heed int8", "ort native 1t"), ("heed f32", "ort native"),
           ("heed wasm int8", "ort web 1t"), ("heed wasm int8 2t", "ort web 2t"),
-          ("heed wasm int8 2t", "heed wasm int8")]
+          ("heed wasm int8 2t", "heed wasm int8"),
+          ("heed wasm int8", "bergamot wasm")]
 
 
 def run_json(cmd, job, name):
@@ -99,6 +103,12 @@ def main():
         subprocess.run([sys.executable, os.path.join(HERE, "peers",
                                                      "export_onnx.py"),
                         F16, onnx_dir], check=True)
+    marian_dir = os.path.join(OUT, "marian")
+    if "bergamot wasm" in systems and stale(
+            os.path.join(marian_dir, "model.bin"), F16):
+        subprocess.run([sys.executable, os.path.join(
+            ROOT, "models", "recipe", "marian.py"), "export", "--model", F16,
+            "--out", marian_dir], check=True)
     en, de = data.multi30k("test_2016_flickr")
     results = []
     for wname, count, batch, beam in WORKLOADS:
@@ -127,6 +137,12 @@ def main():
                                  {**base, "model": s["model"], "lines": lines,
                                   "to": to, "threads": s["threads"]},
                                  tag_name)
+                    hyp = r["outputs"]
+                elif kind == "bergamot":
+                    r = run_json([NODE, os.path.join(HERE, "peers",
+                                                     "bergamot_peer.mjs")],
+                                 {**base, "dir": marian_dir, "lines": lines,
+                                  "to": to}, tag_name)
                     hyp = r["outputs"]
                 elif kind == "torch":
                     r = run_json([sys.executable, os.path.join(

@@ -11,6 +11,7 @@ packages=(
   libopenblas-dev                                   # benchmark peer
   emscripten chromium                               # WebAssembly, browser tests
   python3-torch                                     # the recipe's own tests
+  python3-sentencepiece python3-protobuf python3-yaml  # Marian models (marian.py)
 )
 # Node.js and npm: Debian's unless the machine already has them.
 command -v node >/dev/null || packages+=(nodejs)

@@ -1,0 +1,222 @@
+"""Marian models in and out (models/recipe/marian.py): the round trip
+heed -> Marian -> heed, Marian's conventions, and hostile Marian files."""
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+import torch
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, os.path.join(ROOT, "models", "recipe"))
+import heedfile  # noqa: E402
+import marian  # noqa: E402
+import transformer  # noqa: E402
+
+FIXTURES = os.path.join(ROOT, "tests", "fixtures")
+TINY = os.path.join(FIXTURES, "tiny_marian.heed")
+HEED = os.path.join(ROOT, "build", "release", "heed")
+SENTENCES = "A dog runs in the park.\nTwo men play football.\n"
+
+
+def export(model, folder):
+    marian.export(model, folder)
+    return (os.path.join(folder, "model.bin"),
+            [os.path.join(folder, "vocab.src.spm"),
+             os.path.join(folder, "vocab.trg.spm")])
+
+
+def translate(model):
+    return subprocess.run(
+        [HEED, "translate", "--model", model, "--to", "de", "--beam", "4"],
+        input=SENTENCES, capture_output=True, text=True, check=True).stdout
+
+
+class RoundTrip(unittest.TestCase):
+    def test_heed_marian_heed_is_the_same_model(self):
+        with tempfile.TemporaryDirectory() as work:
+            binary, vocabs = export(TINY, work)
+            out = os.path.join(work, "back.heed")
+            marian.import_model(binary, vocabs, out)
+            _, c0, t0 = heedfile.read(TINY)
+            _, c1, t1 = heedfile.read(out)
+            self.assertEqual(transformer.full_config(c0),
+                             transformer.full_config(c1))
+            self.assertEqual(sorted(t0), sorted(t1))
+            for name in t0:
+                np.testing.assert_array_equal(t0[name], t1[name], name)
+            self.assertEqual(translate(TINY), translate(out))
+
+    def test_npz_as_opus_mt_ships_it(self):
+        with tempfile.TemporaryDirectory() as work:
+            binary, vocabs = export(TINY, work)
+            items = marian.read_bin(binary)
+            arrays = {name: np.frombuffer(blob, "<f4").reshape(shape)
+                      if kind == marian.FLOAT32 else
+                      np.frombuffer(blob, np.int8)
+                      for name, (kind, shape, blob) in items.items()}
+            npz = os.path.join(work, "model.npz")
+            np.savez(npz, **arrays)
+            out = os.path.join(work, "back.heed")
+            marian.import_model(npz, vocabs, out)
+            self.assertEqual(translate(TINY), translate(out))
+
+
+class Conventions(unittest.TestCase):
+    def test_the_permutation_alone_is_the_same_function(self):
+        _, config, tensors = heedfile.read(
+            os.path.join(FIXTURES, "tiny_postnorm.heed"))
+        c2, t2 = marian.to_marian_conventions(config, tensors)
+        self.assertEqual((c2["positions"], c2["decoder_start"]),
+                         ("halves", "zeros"))
+        a = transformer.Transformer(config).eval()
+        transformer.load_heed_tensors(a, tensors)
+        # The permuted model with the old positions, permuted, and <s>.
+        b = transformer.Transformer(dict(config)).eval()
+        transformer.load_heed_tensors(b, t2)
+        order = marian.halves_order(a.config["d_model"])
+        original = transformer.positional_encoding
+        src = torch.tensor([[5, 40, 41, 42, 2]])
+        tgt = torch.tensor([[1, 50, 51, 52]])
+        with torch.no_grad():
+            want = a(src, tgt)
+            transformer.positional_encoding = \
+                lambda n, d, device=None, layout=None: \
+                original(n, d, device)[:, order]
+            try:
+                got = b(src, tgt)
+            finally:
+                transformer.positional_encoding = original
+        self.assertLess((want - got).abs().max().item(), 1e-4)
+
+    def test_export_refuses_what_marian_would_run_differently(self):
+        with tempfile.TemporaryDirectory() as work:
+            for name, reason in (("tiny_postnorm", "positions or decoder "
+                                  "start"), ("tiny_prenorm", "pre-norm")):
+                with self.assertRaises(SystemExit) as e:
+                    marian.export(os.path.join(FIXTURES, name + ".heed"),
+                                  work)
+                self.assertIn(reason, str(e.exception))
+
+
+def edit_items(binary, out, edit):
+    items = marian.read_bin(binary)
+    edit(items)
+    marian.write_bin(out, [(n, k, list(s), b) for n, (k, s, b) in
+                           items.items()])
+
+
+class Hostile(unittest.TestCase):
+    """Every broken file is a ValueError naming the problem: no other
+    exception, no huge allocation."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.work = tempfile.TemporaryDirectory()
+        cls.binary, cls.vocabs = export(TINY, cls.work.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.work.cleanup()
+
+    def refused(self, path, message):
+        with self.assertRaises(ValueError) as e:
+            marian.import_model(path, self.vocabs,
+                                os.path.join(self.work.name, "x.heed"))
+        self.assertIn(message, str(e.exception))
+
+    def test_truncated_anywhere(self):
+        with open(self.binary, "rb") as f:
+            blob = f.read()
+        path = os.path.join(self.work.name, "cut.bin")
+        for size in list(range(0, 64, 7)) + [len(blob) // 3,
+                                              len(blob) - 1]:
+            with open(path, "wb") as f:
+                f.write(blob[:size])
+            self.refused(path, "truncated")
+
+    def test_absurd_header_counts(self):
+        with open(self.binary, "rb") as f:
+            blob = bytearray(f.read())
+        path = os.path.join(self.work.name, "count.bin")
+        blob[8:16] = struct.pack("<Q", 1 << 60)  # tensors
+        with open(path, "wb") as f:
+            f.write(blob)
+        self.refused(path, "truncated")
+
+    def test_wrong_shape(self):
+        path = os.path.join(self.work.name, "shape.bin")
+
+        def edit(items):
+            kind, shape, blob = items["encoder_l1_self_Wq"]
+            items["encoder_l1_self_Wq"] = (kind, (shape[1] * 2, shape[0] // 2),
+                                           blob)
+        edit_items(self.binary, path, edit)
+        self.refused(path, "encoder_l1_self_Wq: shape")
+
+    def test_shape_that_lies_about_its_bytes(self):
+        path = os.path.join(self.work.name, "bytes.bin")
+
+        def edit(items):
+            kind, shape, blob = items["Wemb"]
+            items["Wemb"] = (kind, (1 << 20, 1 << 20), blob)
+        edit_items(self.binary, path, edit)
+        self.refused(path, "does not match its")
+
+    def test_unknown_tensor(self):
+        path = os.path.join(self.work.name, "extra.bin")
+
+        def edit(items):
+            items["decoder_l1_rnn_W"] = (marian.FLOAT32, (2,), bytes(8))
+        edit_items(self.binary, path, edit)
+        self.refused(path, "RNN")
+
+    def test_huge_dims_in_the_config(self):
+        path = os.path.join(self.work.name, "dims.bin")
+
+        def edit(items):
+            kind, _, blob = items["special:model.yml"]
+            text = blob.replace(b"dim-emb: 32", b"dim-emb: 1000000000")
+            items["special:model.yml"] = (kind, (len(text),), text)
+        edit_items(self.binary, path, edit)
+        self.refused(path, "shape")
+
+    def test_unsupported_features_are_named(self):
+        for old, new, message in (
+                (b"transformer-preprocess: \"\"", b"transformer-preprocess: n",
+                 "transformer-preprocess"),
+                (b"transformer-train-positions: false",
+                 b"transformer-train-positions: true",
+                 "transformer-train-positions"),
+                (b"type: transformer", b"type: s2s", "type")):
+            path = os.path.join(self.work.name, "feature.bin")
+
+            def edit(items):
+                kind, _, blob = items["special:model.yml"]
+                self.assertIn(old, blob)
+                text = blob.replace(old, new)
+                items["special:model.yml"] = (kind, (len(text),), text)
+            edit_items(self.binary, path, edit)
+            self.refused(path, message)
+
+    def test_quantised_models_are_refused(self):
+        path = os.path.join(self.work.name, "int8.bin")
+
+        def edit(items):
+            _, shape, blob = items["encoder_l1_self_Wq"]
+            items["encoder_l1_self_Wq"] = (0x4101, shape, blob)
+        edit_items(self.binary, path, edit)
+        self.refused(path, "float32")
+
+    def test_not_a_marian_model(self):
+        path = os.path.join(self.work.name, "heed.bin")
+        with open(TINY, "rb") as f, open(path, "wb") as g:
+            g.write(f.read())
+        self.refused(path, "")
+
+
+if __name__ == "__main__":
+    unittest.main()
