@@ -212,10 +212,10 @@ void CheckPrefix(const Work& work, size_t texts,
   }
   for (const Unit& u : work.units) {
     const size_t limit = MaxTargetLength(u.ids.size(), options);
-    if (forced >= limit) {
+    if (forced > limit) {
       throw TextError(u.text, "is too short for the target prefix: its " +
                                   std::to_string(forced) +
-                                  " tokens reach the length limit of " +
+                                  " tokens pass the length limit of " +
                                   std::to_string(limit) +
                                   " tokens for this sentence");
     }

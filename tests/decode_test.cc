@@ -232,9 +232,26 @@ TEST_CASE("a forced prefix starts every hypothesis; the search goes on") {
         }
       }
     }
-    o.forced_prefix.assign(1000, 7);  // longer than any length limit
+    // A prefix exactly as long as the shortest limit is that sentence's
+    // whole output (an output that ran to the limit, forced again).
+    size_t shortest = 1000;
+    for (size_t b = 0; b < enc.batch; ++b) {
+      shortest = std::min(shortest, MaxTargetLength(enc.lengths[b], o));
+    }
+    o.forced_prefix.assign(shortest, 7);
+    for (size_t beam : {1, 4}) {
+      o.beam_size = beam;
+      o.nbest = 1;
+      const auto full = Search(model, enc, o, {});
+      for (size_t b = 0; b < enc.batch; ++b) {
+        if (MaxTargetLength(enc.lengths[b], o) == shortest) {
+          CHECK(full[b][0].tokens == o.forced_prefix);
+        }
+      }
+    }
+    o.forced_prefix.assign(shortest + 1, 7);
     CHECK_THROWS_WITH_AS(Search(model, enc, o, {}),
-                         doctest::Contains("reaches the length limit"), Error);
+                         doctest::Contains("passes the length limit"), Error);
   }
 }
 

@@ -4,6 +4,7 @@
 import { createTranslator } from "heed";  // wasm/, mapped in index.html
 import { detectLanguages, loadLanguageModel } from "heed/langid";
 import { createExplorer } from "./inside.js";
+import { directionOptions, wireModelPicker } from "./model_picker.js";
 import { readHash, writeHash } from "./share.js";
 
 // The int8 copy: half the download, the F16 model's BLEU within 0.5
@@ -69,7 +70,7 @@ async function loadDetector() {
 
 function fillExamples() {
   const { from } = direction();
-  $("examples").replaceChildren(...EXAMPLES[from].map((text) => {
+  $("examples").replaceChildren(...(EXAMPLES[from] ?? []).map((text) => {
     const b = document.createElement("button");
     b.type = "button";
     b.textContent = text;
@@ -79,18 +80,22 @@ function fillExamples() {
     });
     return b;
   }));
-  $("source").placeholder = `Type or paste ${NAMES[from]} text…`;
+  $("source").placeholder = NAMES[from] ? `Type or paste ${NAMES[from]} text…` : "Type or paste text…";
 }
 
 function formatBytes(n) {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${Math.round(n / 1e3)} KB`;
 }
 
-async function load() {
+// `model`: the page's model (a URL) or a user's file's bytes, `name`
+// then the file's name.
+async function load(model = MODEL, name = null) {
   const status = $("load-status"), bar = $("load-progress");
+  $("loading").classList.remove("done");
+  bar.value = 0;
   let fromCacheSeen = false;
   const translator = await createTranslator({
-    model: MODEL,
+    model,
     onProgress: ({ loaded, total, fromCache }) => {
       bar.value = total ? loaded / total : 0;
       status.textContent = `${fromCache ? "Reading the model from this browser's cache" : "Loading the model"}: ` +
@@ -98,7 +103,8 @@ async function load() {
       fromCacheSeen ||= fromCache;
     },
   });
-  if (fromCacheSeen) $("model-source").textContent = "The model came from this browser's cache (no download).";
+  $("model-source").textContent = name ? `Your model, ${name}, read in this browser.`
+    : fromCacheSeen ? "The model came from this browser's cache (no download)." : "";
   bar.value = 1;
   $("loading").classList.add("done");
   const info = translator.info(), c = info.config;
@@ -159,7 +165,7 @@ async function translate() {
   const text = $("source").value;
   const { to } = direction();
   showDetected();
-  const options = { to, beam: Number($("beam").value) };
+  const options = { to: to || undefined, beam: Number($("beam").value) };
   $("error").hidden = true;
   $("copy").disabled = true;
   const out = $("target");
@@ -274,12 +280,48 @@ function openLink() {
 
 function swap() {
   const { from, to } = direction();
+  if (from === "any") return;  // a user's model: its source language is unknown
   $("direction").value = `${to}-${from}`;
   const result = $("target").textContent;
   if (result && $("copy").disabled === false) $("source").value = result;
   fillExamples();
   translate();
 }
+
+// The page's own direction menu, for English–German models.
+const STANDARD_DIRECTIONS = [...$("direction").options].map((o) => o.cloneNode(true));
+
+// Swaps the running model for another: the page's (`file` null) or a
+// user's .heed file. The old translator is disposed once the new one runs.
+async function openModel(file) {
+  ++generation;  // a translation still running is stale
+  running?.abort();
+  $("error").hidden = true;
+  try {
+    const next = await load(file ? new Uint8Array(await file.arrayBuffer()) : MODEL, file?.name ?? null);
+    const old = translator;
+    translator = next;
+    old?.dispose();
+    explorer.useTranslator(next, !file);
+    const previous = $("direction").value;
+    $("direction").replaceChildren(...directionOptions(next.info().languages, STANDARD_DIRECTIONS));
+    if ([...$("direction").options].some((o) => o.value === previous)) $("direction").value = previous;
+    $("swap").disabled = direction().from === "any";
+    $("model-reset").hidden = !file;
+    document.body.dataset.model = file ? "user" : "page";
+    fillExamples();
+    translate();
+  } catch (e) {
+    $("loading").classList.add("done");
+    showError(e);
+  }
+}
+
+wireModelPicker({
+  input: $("model-file"), reset: $("model-reset"),
+  onOpen: (file) => { if (translator) openModel(file); },
+  onReset: () => openModel(null),
+});
 
 $("direction").addEventListener("change", () => {
   fillExamples();

@@ -50,8 +50,12 @@ class Explorer {
     this.forks = [];      // sentences replaced by forking, latest last
     this.selection = null;
     Object.assign(this, { translator, onError, onChange });
+    this.shipped = true;  // the page's own model, which models/eval/ measured
+    const x = this;
     const ctx = {
-      translator, onError,
+      get translator() { return x.translator; },
+      shipped: () => x.shipped,
+      onError,
       render: () => this.render(), hover: (f) => this.hover(f), fork: (t, p) => this.fork(t, p),
       width: (el) => Math.max(280, (el.closest(".view") ?? el.parentElement).clientWidth - 8),
       current: (sel) => sel.sentence === this.selection?.sentence,
@@ -222,6 +226,15 @@ export function createExplorer(translator, onError, onChange = () => {}) {
       x.views.steps.select(step);
       x.openView("steps");
       $("inside").scrollIntoView({ behavior: "smooth", block: "start" });
+    },
+    // Another model (`shipped`: the page's own): the next show() starts
+    // afresh with it.
+    useTranslator(translator, shipped) {
+      x.translator = translator;
+      x.shipped = shipped;
+      x.sentences = [];
+      x.forks = [];
+      $("inside").hidden = true;
     },
     // `more`: the same translation with more sentences ready; keep the view.
     show(sentences, options, more = false) {

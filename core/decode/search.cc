@@ -28,9 +28,11 @@ std::vector<size_t> TargetLimits(const EncoderOutput& enc,
   *capacity = limit.empty() ? 0 : *std::max_element(limit.begin(), limit.end());
   const size_t forced = options.forced_prefix.size();
   for (size_t b = 0; b < enc.batch; ++b) {
-    if (forced >= limit[b]) {
+    // A prefix as long as the limit is a whole output (one that ran to
+    // the limit, forced again to explain it).
+    if (forced > limit[b]) {
       throw Error("target prefix of " + std::to_string(forced) +
-                  " tokens reaches the length limit of " +
+                  " tokens passes the length limit of " +
                   std::to_string(limit[b]) + " tokens for this sentence");
     }
   }

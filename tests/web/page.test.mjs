@@ -980,6 +980,60 @@ test("the page fits a phone screen", async () => {
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
+test("Open a model…: a user's .heed file runs in the page with every view; dropped too; Back restores the page's model", async () => {
+  const mine = join(root, "tests/fixtures/tiny_marian.heed");  // Marian's conventions, F32
+  const mineNative = (line, to) => execFileSync(heed,
+    ["translate", "--model", mine, "--to", to, "--beam", "4"],
+    { input: `${line}\n`, stdio: ["pipe", "pipe", "ignore"] }).toString().split("\n")[0];
+  const opened = async (action) => {
+    const before = await page.getAttribute("#target", "data-done");
+    await action();
+    await page.waitForSelector("body[data-model=user]", { timeout: 60000 });
+    await page.waitForFunction((b) => document.getElementById("target").dataset.done !== b, before, { timeout: 60000 });
+  };
+  await page.selectOption("#direction", "en-de");
+  await page.fill("#source", "A dog runs in the park.");
+  await opened(() => page.setInputFiles("#model-file", mine));
+  assert.match(await page.textContent("#model-info"), /2 encoder \+ 2 decoder layers, 4 heads, d_model 32/);
+  assert.match(await page.textContent("#model-source"), /tiny_marian\.heed/);
+  assert.equal(await page.isHidden("#model-reset"), false);
+  assert.equal(await page.textContent("#target"), mineNative("A dog runs in the park.", "de"));
+  // Every view opens on it without an error; the measurements of the
+  // page's model say they are not of this one.
+  const views = await page.$$eval("#inside [data-view]", (b) => b.map((x) => x.dataset.view));
+  assert.ok(views.length >= 14, views.join(" "));
+  for (const view of views) {
+    await openView(view);
+    await page.waitForTimeout(300);
+    assert.equal(await page.isHidden("#error"), true, `${view}: ${await page.textContent("#error")}`);
+  }
+  assert.match(await page.textContent("#importance-note"), /not the one you opened/);
+  await openView("alignment");
+  assert.ok((await pixels("#canvas-alignment")).painted > 100);
+  await page.screenshot({ path: join(shots, "open-model-1280.png") });
+
+  // Back, then the same file dropped on the page.
+  await translated(() => page.click("#model-reset"));
+  assert.match(await page.textContent("#model-info"), /7\.6 M parameters/);
+  assert.equal(await page.isHidden("#model-reset"), true);
+  const bytes = [...readFileSync(mine)];
+  await opened(() => page.evaluate((b) => {
+    const data = new DataTransfer();
+    data.items.add(new File([new Uint8Array(b)], "dropped.heed"));
+    document.body.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, bytes));
+  assert.match(await page.textContent("#model-source"), /dropped\.heed/);
+  // A file that is not a model: a clear error, and the model in use stays.
+  const before = await page.textContent("#model-info");
+  await page.setInputFiles("#model-file", { name: "notes.heed", mimeType: "application/octet-stream",
+    buffer: Buffer.from("not a model") });
+  await page.waitForSelector("#error:not([hidden])");
+  assert.match(await page.textContent("#error"), /model|header/i);
+  assert.equal(await page.textContent("#model-info"), before);
+  await translated(() => page.click("#model-reset"));
+  await page.waitForSelector("body[data-model=page]");
+});
+
 test("no request left the origin and nothing was logged as an error", () => {
   assert.deepEqual(foreign, []);
   assert.deepEqual(errors, []);

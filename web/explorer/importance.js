@@ -116,6 +116,14 @@ export function mount(root, ctx) {
 
   return {
     async render() {
+      if (!ctx.shipped()) {  // the measurements are of the page's model
+        grids.replaceChildren();
+        canvas.getContext("2d")?.clearRect(0, 0, canvas.width, canvas.height);
+        root.querySelector("#importance-note").textContent = "These runs measured the page's own model, " +
+          "not the one you opened: models/recipe/importance.py measures yours.";
+        grids.dataset.ready = "not this model";
+        return;
+      }
       const data = await load();
       const metric = metricSelect.value, d = data.directions[directionSelect.value];
       const open = (what) => ctx.open("ablation", { switchOff: what });

@@ -59,6 +59,10 @@ export function mount(root, ctx) {
 
   async function rolesOf(sel) {
     if (scope.value === "sentence") return { roles: sel.attention.roles, note: "this sentence" };
+    if (!ctx.shipped()) {  // models/eval/heads.json is of the page's model
+      return { roles: sel.attention.roles,
+               note: "this sentence (the test-set figures are of the page's own model, not yours)" };
+    }
     testSets ??= fetch(TEST_SETS).then((r) => {
       if (!r.ok) throw new Error(`heed: cannot fetch ${TEST_SETS}: HTTP ${r.status}`);
       return r.json();
