@@ -13,7 +13,8 @@ cp -r web/. "$site/"
 cp build/wasm/dist/*.js build/wasm/dist/*.wasm "$site/lib/"
 cp models/heed-en-de-int8.heed models/langid-en-de.json "$site/models/"
 # Head roles over the test sets and component importance: two views' data.
-cp models/eval/heads.json models/eval/importance.json "$site/models/eval/"
+cp models/eval/heads.json models/eval/importance.json models/eval/quality.json \
+  "$site/models/eval/"
 # The service worker's list of files to keep and its version (a hash of
 # them), so that a new build replaces the old copies.
 node --input-type=module - "$site" <<'JS'

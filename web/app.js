@@ -10,6 +10,9 @@ import { readHash, writeHash } from "./share.js";
 // The int8 copy: half the download, the F16 model's BLEU within 0.5
 // (models/README.md).
 const MODEL = "models/heed-en-de-int8.heed";
+// When to mark a sentence as one to check: the steps' mean entropy above
+// the threshold models/recipe/quality.py found for the page's model.
+const QUALITY = "models/eval/quality.json";
 // The language detector the Auto direction asks (models/recipe/langid.py).
 const LANGID = "models/langid-en-de.json";
 const EXAMPLES = {
@@ -38,6 +41,27 @@ function showError(e) {
 }
 
 let detector = null;
+let quality = null;  // quality.json's directions, once fetched
+
+async function loadQuality() {
+  const response = await fetch(QUALITY);
+  if (!response.ok) throw new Error(`heed: cannot fetch ${QUALITY}: HTTP ${response.status}`);
+  return (await response.json()).directions;
+}
+
+// Marks a sentence the model was unsure of (its steps' mean entropy in the
+// top tenth of the test sets'), with what that has meant, on hover. Only
+// for the page's own model, which the threshold was measured on.
+function markUnsure(slot, s, to) {
+  const w = quality?.[to === "en" ? "de-en" : "en-de"]?.warning;
+  if (!w || document.body.dataset.model === "user" || !s.entropies?.length) return;
+  const mean = s.entropies.reduce((a, b) => a + b, 0) / s.entropies.length;
+  if (!(mean > w.above)) return;
+  slot.classList.add("unsure-sentence");
+  slot.title = `Check this sentence: the model was unsure while writing it (mean entropy ` +
+    `${mean.toFixed(2)} nats per step, above ${w.above.toFixed(2)}). On the test sets, sentences like ` +
+    `this scored chrF ${w.chrf_flagged.toFixed(0)} against ${w.chrf_rest.toFixed(0)} for the rest.`;
+}
 
 // From and to: as chosen, or with Auto the language the detector finds in
 // the text (English while it finds neither) into the other one.
@@ -202,6 +226,7 @@ async function translate() {
       if (slot.className === "pending") slot.replaceChildren(...spans);
       else slot.append(" ", ...spans);
       slot.className = "";
+      markUnsure(slot, s, to);
       sentences.push(s);
       tokens += s.targetPieces.length;
       const ms = performance.now() - start;
@@ -368,7 +393,8 @@ navigator.serviceWorker?.register("sw.js").catch(() => {});
 openLink();
 fillExamples();
 try {
-  [translator, detector] = await Promise.all([load(), loadDetector()]);
+  [translator, detector, quality] = await Promise.all([load(), loadDetector(),
+    loadQuality().catch(() => null)]);  // without it, no sentence is marked
   explorer = createExplorer(translator, showError, updateLink);
   $("translate").disabled = false;
   document.body.dataset.ready = "true";

@@ -12,7 +12,9 @@ the target pieces (confidence), the lowest piece probability, the mean
 entropy of the steps, and the source share, ‖cross‖ / (‖cross‖ + ‖self‖)
 of the sublayer norms averaged over decoder layers and steps (low: the
 decoder wrote from its own words, not the source; after Ferrando et al.
-2022 and Dale et al. 2023). Writes models/eval/quality.json.
+2022 and Dale et al. 2023). Writes models/eval/quality.json, with the
+threshold of the page's warning mark (the best signal's top 10%) and what
+that mark is worth.
 """
 import json
 import os
@@ -70,7 +72,26 @@ def measure(sources, references, to):
     return {"sentences": len(rows),
             "rho": {n: round(faithfulness.spearman([r[n] for r in rows],
                                                    chrf), 4)
-                    for n in names}}
+                    for n in names},
+            "warning": warning(rows)}
+
+
+def warning(rows, share=0.1):
+    """The page's mark: sentences whose steps' mean entropy is in the top
+    `share` of the test sentences, with what that flag is worth: their mean
+    chrF against the rest's, and how many of the worst `share` by chrF it
+    catches."""
+    entropy = np.array([-r["mean entropy (negated)"] for r in rows])
+    chrf = np.array([r["chrf"] for r in rows])
+    above = float(np.quantile(entropy, 1 - share))
+    flagged = entropy > above
+    worst = chrf <= np.quantile(chrf, share)
+    return {"signal": "mean entropy of the steps (nats)",
+            "above": round(above, 4), "flagged": int(flagged.sum()),
+            "chrf_flagged": round(float(chrf[flagged].mean()), 2),
+            "chrf_rest": round(float(chrf[~flagged].mean()), 2),
+            "worst_caught": round(float((flagged & worst).sum()
+                                        / max(1, worst.sum())), 4)}
 
 
 def main():

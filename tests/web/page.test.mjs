@@ -980,6 +980,26 @@ test("the page fits a phone screen", async () => {
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
+test("a sentence the model was unsure of is marked, at quality.json's threshold, with why on hover", async () => {
+  const { warning } = JSON.parse(readFileSync(join(root, "models/eval/quality.json"), "utf8")).directions["en-de"];
+  const lines = ["The tea party is aghast.", "A dog runs in the park."];
+  const out = join(mkdtempSync(join(tmpdir(), "heed-quality-")), "a.json");
+  execFileSync(heed, ["translate", "--model", model, "--to", "de", "--beam", "4", ...simd,
+    "--attention-json", out], { input: lines.join("\n") + "\n", stdio: ["pipe", "ignore", "ignore"] });
+  const want = JSON.parse(readFileSync(out, "utf8")).map((r) => {
+    const e = r.sentences[0].entropies;
+    return e.reduce((a, b) => a + b, 0) / e.length > warning.above;
+  });
+  assert.deepEqual(want, [true, false], "the tea party is above the threshold, the dog below");
+  await page.selectOption("#direction", "en-de");
+  await page.selectOption("#beam", "4");
+  await translated(() => page.fill("#source", lines.join(" ")).then(() => page.click("#translate")));
+  const marked = await page.$$eval("#target > span", (spans) =>
+    spans.map((x) => ({ marked: x.classList.contains("unsure-sentence"), title: x.title })));
+  assert.deepEqual(marked.map((m) => m.marked), want);
+  assert.match(marked[0].title, /model was unsure .* chrF \d+ against \d+/);
+});
+
 test("Open a model…: a user's .heed file runs in the page with every view; dropped too; Back restores the page's model", async () => {
   const mine = join(root, "tests/fixtures/tiny_marian.heed");  // Marian's conventions, F32
   const mineNative = (line, to) => execFileSync(heed,
