@@ -5,6 +5,7 @@ import { createTranslator } from "heed";  // wasm/, mapped in index.html
 import { detectLanguages, loadLanguageModel } from "heed/langid";
 import { createExplorer } from "./inside.js";
 import { directionOptions, wireModelPicker } from "./model_picker.js";
+import { createTour } from "./tour.js";
 import { readHash, writeHash } from "./share.js";
 
 // The int8 copy: half the download, the F16 model's BLEU within 0.5
@@ -396,6 +397,8 @@ try {
   [translator, detector, quality] = await Promise.all([load(), loadDetector(),
     loadQuality().catch(() => null)]);  // without it, no sentence is marked
   explorer = createExplorer(translator, showError, updateLink);
+  const tour = createTour(explorer, () => translator.info().config);
+  $("tour-open").addEventListener("click", () => tour.open());
   $("translate").disabled = false;
   document.body.dataset.ready = "true";
   translate();

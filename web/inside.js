@@ -227,6 +227,10 @@ export function createExplorer(translator, onError, onChange = () => {}) {
       x.openView("steps");
       $("inside").scrollIntoView({ behavior: "smooth", block: "start" });
     },
+    // The sentence shown and the options that produced it.
+    current() {
+      return { sentence: x.sentences[x.index], options: x.options };
+    },
     // Another model (`shipped`: the page's own): the next show() starts
     // afresh with it.
     useTranslator(translator, shipped) {

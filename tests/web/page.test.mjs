@@ -980,6 +980,46 @@ test("the page fits a phone screen", async () => {
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
+test("the guided tour walks the sentence on screen in seven steps, by keyboard, at 1280 and 390 px", async () => {
+  await page.selectOption("#direction", "en-de");
+  await translated(() => page.fill("#source", "A dog runs through the park with a ball.").then(() => page.click("#translate")));
+  const json = join(mkdtempSync(join(tmpdir(), "heed-tour-")), "a.json");
+  execFileSync(heed, ["translate", "--model", model, "--to", "de", "--beam", "4", ...simd, "--attention-json", json],
+    { input: "A dog runs through the park with a ball.\n", stdio: ["pipe", "ignore", "ignore"] });
+  const pieces = JSON.parse(readFileSync(json, "utf8"))[0].sentences[0].sourcePieces.length;
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await page.click("#tour-open");
+    await page.waitForSelector("#tour:not([hidden])");
+    const seen = [];
+    for (let i = 0; i < 7; ++i) {
+      await page.waitForSelector(`#tour[data-step="${i}"]`);
+      const view = await page.$eval(".view.tour-focus", (v) => v.id);
+      assert.equal(await page.isHidden(`#${view}`), false, `step ${i + 1}: its view is open`);
+      seen.push({ view, title: await page.textContent("#tour-title"), text: await page.textContent("#tour-text") });
+      if (i === 0) await page.screenshot({ path: join(shots, `tour-${width}.png`) });
+      if (i < 6) await page.keyboard.press("ArrowRight");
+    }
+    assert.deepEqual(seen.map((x) => x.view), ["view-alignment", "view-positions", "view-encoder",
+      "view-decoder", "view-alignment", "view-steps", "view-steps"]);
+    assert.match(seen[0].text, new RegExp(`^The model does not read words but ${pieces} pieces .* <2de>`));
+    assert.match(seen[1].text, /vector of 256 numbers/);
+    assert.match(seen[2].text, /3 encoder layers, each with 8 heads/);
+    assert.match(seen[5].text, /all 8000 pieces/);
+    assert.match(seen[6].text, /beam size 4/);
+    if (width === 390) {
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `the tour makes the page ${overflow} px too wide`);
+    }
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForSelector('#tour[data-step="5"]');
+    await page.keyboard.press("Escape");
+    await page.waitForSelector("#tour", { state: "hidden" });
+    assert.equal(await page.$$eval(".view.tour-focus", (v) => v.length), 0);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
 test("a sentence the model was unsure of is marked, at quality.json's threshold, with why on hover", async () => {
   const { warning } = JSON.parse(readFileSync(join(root, "models/eval/quality.json"), "utf8")).directions["en-de"];
   const lines = ["The tea party is aghast.", "A dog runs in the park."];
