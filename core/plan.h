@@ -78,7 +78,7 @@ Work MakeUnits(const std::vector<std::string>& texts, const Plan& plan,
                const Tokenizer& source, int eos);
 
 // With a forced prefix: throws heed::TextError for a text of more than one
-// sentence, or one whose length limit the prefix reaches. A text without
+// sentence, or one whose length limit the prefix passes. A text without
 // a sentence (a blank line) is fine: it translates to nothing.
 void CheckPrefix(const Work& work, size_t texts,
                  const DecodingOptions& options);

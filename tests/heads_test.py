@@ -21,7 +21,7 @@ class MeasuredOnTheShippedModelTest(unittest.TestCase):
         with open(os.path.join(ROOT, "models", "heed-en-de-int8.heed"),
                   "rb") as f:
             shipped = hashlib.sha256(f.read()).hexdigest()
-        for name in ("heads", "importance", "lengths"):
+        for name in ("heads", "importance", "lengths", "quality"):
             with open(os.path.join(ROOT, "models", "eval",
                                    name + ".json")) as f:
                 measured = json.load(f)["model_sha256"]

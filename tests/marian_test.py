@@ -166,13 +166,29 @@ class Hostile(unittest.TestCase):
         edit_items(self.binary, path, edit)
         self.refused(path, "does not match its")
 
-    def test_unknown_tensor(self):
-        path = os.path.join(self.work.name, "extra.bin")
+    def test_unknown_tensors(self):
+        for name, message in (("decoder_l1_extra_W", "unknown Marian param"),
+                              ("decoder_l1_rnn_W", "RNN")):
+            path = os.path.join(self.work.name, "extra.bin")
+
+            def edit(items):
+                items[name] = (marian.FLOAT32, (2,), bytes(8))
+            edit_items(self.binary, path, edit)
+            self.refused(path, message)
+
+    def test_broken_npz_and_yaml(self):
+        path = os.path.join(self.work.name, "broken.npz")
+        with open(path, "wb") as f:
+            f.write(b"PK\x03\x04 not a zip at all")
+        self.refused(path, "not a Marian model heed can read")
+        path = os.path.join(self.work.name, "yaml.bin")
 
         def edit(items):
-            items["decoder_l1_rnn_W"] = (marian.FLOAT32, (2,), bytes(8))
+            kind, _, _ = items["special:model.yml"]
+            text = b"dim-emb: [1, 2\n\0"
+            items["special:model.yml"] = (kind, (len(text),), text)
         edit_items(self.binary, path, edit)
-        self.refused(path, "RNN")
+        self.refused(path, "not a Marian model heed can read")
 
     def test_huge_dims_in_the_config(self):
         path = os.path.join(self.work.name, "dims.bin")
@@ -215,7 +231,7 @@ class Hostile(unittest.TestCase):
         path = os.path.join(self.work.name, "heed.bin")
         with open(TINY, "rb") as f, open(path, "wb") as g:
             g.write(f.read())
-        self.refused(path, "")
+        self.refused(path, "Marian")
 
 
 if __name__ == "__main__":

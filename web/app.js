@@ -319,12 +319,18 @@ const STANDARD_DIRECTIONS = [...$("direction").options].map((o) => o.cloneNode(t
 
 // Swaps the running model for another: the page's (`file` null) or a
 // user's .heed file. The old translator is disposed once the new one runs.
+let opening = 0;  // the latest model asked for wins
 async function openModel(file) {
-  ++generation;  // a translation still running is stale
-  running?.abort();
+  const mine = ++opening;
   $("error").hidden = true;
   try {
     const next = await load(file ? new Uint8Array(await file.arrayBuffer()) : MODEL, file?.name ?? null);
+    if (mine !== opening) {  // another model was asked for meanwhile
+      next.dispose();
+      return;
+    }
+    ++generation;  // a translation still running is of the old model
+    running?.abort();
     const old = translator;
     translator = next;
     old?.dispose();
@@ -338,8 +344,9 @@ async function openModel(file) {
     fillExamples();
     translate();
   } catch (e) {
+    if (mine !== opening) return;
     $("loading").classList.add("done");
-    showError(e);
+    showError(e);  // the model in use stays
   }
 }
 

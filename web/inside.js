@@ -238,6 +238,12 @@ export function createExplorer(translator, onError, onChange = () => {}) {
       x.shipped = shipped;
       x.sentences = [];
       x.forks = [];
+      x.index = 0;
+      x.focus = {};
+      x.selection = null;
+      // Views keep what they computed for a sentence (the positional
+      // encoding, forced runs): none of it holds for another model.
+      for (const v of Object.values(x.views)) v.reset?.();
       $("inside").hidden = true;
     },
     // `more`: the same translation with more sentences ready; keep the view.

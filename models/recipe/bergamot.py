@@ -8,7 +8,9 @@ ways with Bergamot's engine (npm @browsermt/bergamot-translator, in Node,
 int8shiftAll, greedy) and with heed's int8 model (greedy, no repetition
 rules, which Marian lacks), and writes models/eval/bergamot.json: the share
 of identical outputs, BLEU of each, and every disagreement with the first
-word where the two part.
+word where the two part; then the same without int8 (heed's float model,
+Bergamot's float32 arithmetic), which tells the two quantisation schemes'
+share of the disagreements from any difference in the model.
 """
 import argparse
 import json
@@ -25,10 +27,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 
 
-def bergamot(folder, lines, to, beam=1):
+def bergamot(folder, lines, to, beam=1, precision=None):
+    extra = ["--precision", precision] if precision else []
     out = subprocess.run(
         ["node", os.path.join(ROOT, "bench", "peers", "bergamot_cli.mjs"),
-         folder, to, "--beam", str(beam)],
+         folder, to, "--beam", str(beam), *extra],
         input="\n".join(lines) + "\n", capture_output=True, text=True,
         check=True).stdout.split("\n")[:len(lines)]
     return out
@@ -78,7 +81,16 @@ def main():
             "bleu_heed": round(score.bleu(ours, ref)["score"], 2),
             "bleu_bergamot": round(score.bleu(theirs, ref)["score"], 2),
             "differences": diffs}
+        # The same function without either engine's int8: heed's float
+        # model against Bergamot's float32 arithmetic.
+        ours_f, _ = translate(args.heed, args.model, src, to, 1,
+                              ["--no-repeat-ngram-size", "0"])
+        theirs_f = bergamot(args.work, src, to, precision="float32")
+        same_f = sum(a == b for a, b in zip(ours_f, theirs_f))
+        report["directions"][to]["float32_identical"] = same_f
         d = report["directions"][to]
+        print(f"to {to}, float32 (heed {os.path.basename(args.model)}): "
+              f"identical {same_f}/{len(src)}", flush=True)
         print(f"to {to}: identical {same}/{len(src)} "
               f"({100 * same / len(src):.1f}%), BLEU heed "
               f"{d['bleu_heed']} bergamot {d['bleu_bergamot']}", flush=True)

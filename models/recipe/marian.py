@@ -53,6 +53,12 @@ INT8 = 0x101
 BINARY_VERSION = 1
 
 
+def _refuse_int8(tensors):
+    if any(np.asarray(a).dtype == np.int8 for a in tensors.values()):
+        sys.exit("marian.py: an int8 model file; use the float model it was "
+                 "quantised from")
+
+
 def _check_exportable(c):
     problems = []
     if c["positions"] != "halves" or c["decoder_start"] != "zeros":
@@ -218,6 +224,7 @@ def read_bin(path):
 def export(model_path, out):
     _, config, tensors = heedfile.read(model_path)
     c = full_config(config)
+    _refuse_int8(tensors)
     _check_exportable(c)
     source = bytes(tensors["tokenizer.source"])
     target = bytes(tensors["tokenizer.target"])
@@ -232,7 +239,8 @@ def export(model_path, out):
     os.makedirs(out, exist_ok=True)
     write_bin(os.path.join(out, "model.bin"), items)
     with open(os.path.join(out, "vocab.src.spm"), "wb") as f:
-        f.write(without_dummy_prefix(source))
+        # Without tags, sources start with text, which needs the prefix.
+        f.write(without_dummy_prefix(source) if c["target_tags"] else source)
     with open(os.path.join(out, "vocab.trg.spm"), "wb") as f:
         f.write(target)
     with open(os.path.join(out, "config.yml"), "w") as f:
@@ -309,7 +317,8 @@ _REQUIRED = {"type": "transformer", "transformer-preprocess": "",
              "transformer-train-positions": False,
              "transformer-decoder-autoreg": "self-attention",
              "transformer-ffn-depth": 2}
-_ACTIVATIONS = {"relu": "relu", "swish": "silu", "gelu": "gelu"}
+# Marian's gelu is x·σ(1.702x), neither of heed's: refused.
+_ACTIVATIONS = {"relu": "relu", "swish": "silu"}
 
 
 def _check_importable(o, params):
@@ -321,7 +330,10 @@ def _check_importable(o, params):
     for key in ("transformer-postprocess-emb",):
         if o.get(key, "d") not in ("d", ""):
             problems.append(f"{key}: {o[key]!r} (heed runs 'd')")
-    if o.get("transformer-ffn-activation", "swish") not in _ACTIVATIONS:
+    if o.get("right-left"):
+        problems.append("right-left: true (a right-to-left decoder)")
+    if not isinstance(o.get("transformer-ffn-activation", "swish"), str) or \
+            o.get("transformer-ffn-activation", "swish") not in _ACTIVATIONS:
         problems.append("transformer-ffn-activation: "
                         f"{o['transformer-ffn-activation']!r}")
     for key in ("transformer-decoder-dim-ffn", "transformer-decoder-ffn-depth"):
@@ -440,8 +452,9 @@ def heed_from_marian(options, params, source_spm, target_spm):
         raise ValueError("unknown Marian parameters (a feature heed does not "
                          "run): " + ", ".join(sorted(params)[:8]))
     tags = {}
-    for i in range(sp.get_piece_size()):
-        piece = sp.id_to_piece(i)
+    source_sp = _spm_ids(source_spm)
+    for i in range(source_sp.get_piece_size()):
+        piece = source_sp.id_to_piece(i)
         if len(piece) >= 5 and piece.startswith("<2") and piece.endswith(">"):
             tags[piece[2:-1]] = piece
     config["target_tags"] = tags
@@ -454,6 +467,16 @@ def heed_from_marian(options, params, source_spm, target_spm):
 
 
 def import_model(model, vocabs, out, float_dtype=np.float32):
+    try:
+        _import_model(model, vocabs, out, float_dtype)
+    except ValueError:
+        raise
+    except Exception as e:  # a broken file: say so, whatever broke
+        raise ValueError(f"{model}: not a Marian model heed can read "
+                         f"({type(e).__name__}: {e})") from e
+
+
+def _import_model(model, vocabs, out, float_dtype):
     options, params = read_marian(model)
     spms = []
     for v in vocabs:
@@ -532,10 +555,13 @@ def main():
         try:
             import_model(args.model, args.vocabs, args.out,
                          np.float16 if args.f16 else np.float32)
-        except (ValueError, OSError) as e:
+        except ValueError as e:
             sys.exit(f"marian.py: {e}")
     else:
         _, config, tensors = heedfile.read(args.model)
+        _refuse_int8(tensors)
+        if full_config(config)["positions"] != "interleaved":
+            sys.exit("marian.py: the model already has Marian's positions")
         config, tensors = to_marian_conventions(config, tensors)
         heedfile.write(args.out, config, tensors, np.float16)
         print(f"marian.py: wrote {args.out}")

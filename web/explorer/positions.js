@@ -32,6 +32,7 @@ export function mount(root, ctx) {
   return {
     reset() {
       out.replaceChildren();
+      pe = null;  // another translation may come from another model
     },
     async render(sel) {
       current = sel;
