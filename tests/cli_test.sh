@@ -50,7 +50,7 @@ expect "a prefix starts every translation" 0 'ok' -- \
 expect "a prefix needs one sentence per line" 1 'exactly one sentence' -- \
   bash -c "echo 'A dog. A cat.' | '$heed' translate --model '$model' --to de --prefix Ein"
 expect "a prefix too long for one line leaves that line empty; the others start with it" 1 'ok' -- \
-  bash -c "printf 'Hi.\nA much longer sentence with very many words in it, so its limit is higher.\n' | '$heed' translate --model '$model' --to de --prefix '$(printf 'Hund %.0s' {1..20})' 2>'$tmp/pe' >'$tmp/po'; s=\$?; grep -q 'line 1 is too short for the target prefix' '$tmp/pe' && [[ \$(sed -n 1p '$tmp/po') == '' && \$(sed -n 2p '$tmp/po') == Hund* ]] && echo ok; exit \$s"
+  bash -c "printf 'Hi.\nA much longer sentence with very many words in it, so its limit is higher.\n' | '$heed' translate --model '$model' --to de --prefix '$(printf 'Hund %.0s' {1..30})' 2>'$tmp/pe' >'$tmp/po'; s=\$?; grep -q 'line 1 is too short for the target prefix' '$tmp/pe' && [[ \$(sed -n 1p '$tmp/po') == '' && \$(sed -n 2p '$tmp/po') == Hund* ]] && echo ok; exit \$s"
 expect "with a prefix, a blank line is a blank output line" 0 'ok' -- \
   bash -c "printf 'A dog runs.\n\nTwo men.\n' | '$heed' translate --model '$model' --to de --prefix Ein >'$tmp/pb' && [[ \$(wc -l <'$tmp/pb') -eq 3 && \$(sed -n 2p '$tmp/pb') == '' ]] && echo ok"
 expect "a prefix the vocabulary cannot spell is refused" 1 'cannot write' -- \
