@@ -102,13 +102,6 @@ class Conventions(unittest.TestCase):
                 self.assertIn(reason, str(e.exception))
 
 
-def edit_items(binary, out, edit):
-    items = marian.read_bin(binary)
-    edit(items)
-    marian.write_bin(out, [(n, k, list(s), b) for n, (k, s, b) in
-                           items.items()])
-
-
 class Hostile(unittest.TestCase):
     """Every broken file is a ValueError naming the problem: no other
     exception, no huge allocation."""
@@ -121,6 +114,25 @@ class Hostile(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.work.cleanup()
+
+    def edited(self, edit):
+        """A copy of the exported model with edit(items) applied to its
+        {name: (type, shape, bytes)}."""
+        items = marian.read_bin(self.binary)
+        edit(items)
+        path = os.path.join(self.work.name, "edited.bin")
+        marian.write_bin(path, [(n, k, list(sh), b)
+                                for n, (k, sh, b) in items.items()])
+        return path
+
+    def with_yml(self, old, new):
+        """A copy with `old` replaced by `new` in its special:model.yml."""
+        def edit(items):
+            kind, _, blob = items["special:model.yml"]
+            self.assertIn(old, blob)
+            text = blob.replace(old, new)
+            items["special:model.yml"] = (kind, (len(text),), text)
+        return self.edited(edit)
 
     def refused(self, path, message):
         with self.assertRaises(ValueError) as e:
@@ -148,57 +160,35 @@ class Hostile(unittest.TestCase):
         self.refused(path, "truncated")
 
     def test_wrong_shape(self):
-        path = os.path.join(self.work.name, "shape.bin")
-
         def edit(items):
             kind, shape, blob = items["encoder_l1_self_Wq"]
             items["encoder_l1_self_Wq"] = (kind, (shape[1] * 2, shape[0] // 2),
                                            blob)
-        edit_items(self.binary, path, edit)
-        self.refused(path, "encoder_l1_self_Wq: shape")
+        self.refused(self.edited(edit), "encoder_l1_self_Wq: shape")
 
     def test_shape_that_lies_about_its_bytes(self):
-        path = os.path.join(self.work.name, "bytes.bin")
-
         def edit(items):
-            kind, shape, blob = items["Wemb"]
+            kind, _, blob = items["Wemb"]
             items["Wemb"] = (kind, (1 << 20, 1 << 20), blob)
-        edit_items(self.binary, path, edit)
-        self.refused(path, "does not match its")
+        self.refused(self.edited(edit), "does not match its")
 
     def test_unknown_tensors(self):
         for name, message in (("decoder_l1_extra_W", "unknown Marian param"),
                               ("decoder_l1_rnn_W", "RNN")):
-            path = os.path.join(self.work.name, "extra.bin")
-
-            def edit(items):
-                items[name] = (marian.FLOAT32, (2,), bytes(8))
-            edit_items(self.binary, path, edit)
-            self.refused(path, message)
+            self.refused(self.edited(lambda items, n=name: items.update(
+                {n: (marian.FLOAT32, (2,), bytes(8))})), message)
 
     def test_broken_npz_and_yaml(self):
         path = os.path.join(self.work.name, "broken.npz")
         with open(path, "wb") as f:
             f.write(b"PK\x03\x04 not a zip at all")
         self.refused(path, "not a Marian model heed can read")
-        path = os.path.join(self.work.name, "yaml.bin")
-
-        def edit(items):
-            kind, _, _ = items["special:model.yml"]
-            text = b"dim-emb: [1, 2\n\0"
-            items["special:model.yml"] = (kind, (len(text),), text)
-        edit_items(self.binary, path, edit)
-        self.refused(path, "not a Marian model heed can read")
+        self.refused(self.with_yml(b"dim-emb: 32", b"dim-emb: [1, 2"),
+                     "not a Marian model heed can read")
 
     def test_huge_dims_in_the_config(self):
-        path = os.path.join(self.work.name, "dims.bin")
-
-        def edit(items):
-            kind, _, blob = items["special:model.yml"]
-            text = blob.replace(b"dim-emb: 32", b"dim-emb: 1000000000")
-            items["special:model.yml"] = (kind, (len(text),), text)
-        edit_items(self.binary, path, edit)
-        self.refused(path, "shape")
+        self.refused(self.with_yml(b"dim-emb: 32", b"dim-emb: 1000000000"),
+                     "shape")
 
     def test_unsupported_features_are_named(self):
         for old, new, message in (
@@ -208,24 +198,13 @@ class Hostile(unittest.TestCase):
                  b"transformer-train-positions: true",
                  "transformer-train-positions"),
                 (b"type: transformer", b"type: s2s", "type")):
-            path = os.path.join(self.work.name, "feature.bin")
-
-            def edit(items):
-                kind, _, blob = items["special:model.yml"]
-                self.assertIn(old, blob)
-                text = blob.replace(old, new)
-                items["special:model.yml"] = (kind, (len(text),), text)
-            edit_items(self.binary, path, edit)
-            self.refused(path, message)
+            self.refused(self.with_yml(old, new), message)
 
     def test_quantised_models_are_refused(self):
-        path = os.path.join(self.work.name, "int8.bin")
-
         def edit(items):
             _, shape, blob = items["encoder_l1_self_Wq"]
             items["encoder_l1_self_Wq"] = (0x4101, shape, blob)
-        edit_items(self.binary, path, edit)
-        self.refused(path, "float32")
+        self.refused(self.edited(edit), "float32")
 
     def test_not_a_marian_model(self):
         path = os.path.join(self.work.name, "heed.bin")

@@ -65,10 +65,21 @@ TEST_CASE("a header length that lies") {
   CHECK(Contains(test::LoadError(text), "not valid JSON"));
 }
 
+// An edit of the header that sets one field of the config it carries.
+std::function<void(nlohmann::json&)> SetConfig(const char* key,
+                                               nlohmann::json value) {
+  return [key, value](nlohmann::json& h) {
+    auto c =
+        nlohmann::json::parse(h["__metadata__"]["config"].get<std::string>());
+    c[key] = value;
+    h["__metadata__"]["config"] = c.dump();
+  };
+}
+
 TEST_CASE("header entries that lie about offsets, shapes and dtypes") {
   struct Case {
     const char* what;
-    void (*edit)(nlohmann::json&);
+    std::function<void(nlohmann::json&)> edit;
     const char* message;
   };
   const Case cases[] = {
@@ -143,48 +154,19 @@ TEST_CASE("header entries that lie about offsets, shapes and dtypes") {
       {"config not JSON",
        [](nlohmann::json& h) { h["__metadata__"]["config"] = "{"; },
        "model config: not valid JSON"},
-      {"config with impossible sizes",
-       [](nlohmann::json& h) {
-         auto c = nlohmann::json::parse(
-             h["__metadata__"]["config"].get<std::string>());
-         c["heads"] = 5;
-         h["__metadata__"]["config"] = c.dump();
-       },
+      {"config with impossible sizes", SetConfig("heads", 5),
        "not a multiple of heads"},
-      {"config with a wrong type",
-       [](nlohmann::json& h) {
-         auto c = nlohmann::json::parse(
-             h["__metadata__"]["config"].get<std::string>());
-         c["pre_norm"] = "yes";
-         h["__metadata__"]["config"] = c.dump();
-       },
+      {"config with a wrong type", SetConfig("pre_norm", "yes"),
        "'pre_norm' has the wrong type"},
-      {"an unknown position layout",
-       [](nlohmann::json& h) {
-         auto c = nlohmann::json::parse(
-             h["__metadata__"]["config"].get<std::string>());
-         c["positions"] = "learned";
-         h["__metadata__"]["config"] = c.dump();
-       },
+      {"an unknown position layout", SetConfig("positions", "learned"),
        "positions must be interleaved or halves, not 'learned'"},
-      {"an unknown decoder start",
-       [](nlohmann::json& h) {
-         auto c = nlohmann::json::parse(
-             h["__metadata__"]["config"].get<std::string>());
-         c["decoder_start"] = "eos";
-         h["__metadata__"]["config"] = c.dump();
-       },
+      {"an unknown decoder start", SetConfig("decoder_start", "eos"),
        "decoder_start must be bos or zeros, not 'eos'"},
       {"metadata not strings",
        [](nlohmann::json& h) { h["__metadata__"]["config"] = 7; },
        "is not a string"},
       {"a config size past 32 bits (wasm32 would wrap it)",
-       [](nlohmann::json& h) {
-         auto c = nlohmann::json::parse(
-             h["__metadata__"]["config"].get<std::string>());
-         c["d_model"] = (uint64_t{1} << 32) + 32;
-         h["__metadata__"]["config"] = c.dump();
-       },
+       SetConfig("d_model", (uint64_t{1} << 32) + 32),
        "'d_model' = 4294967328 is outside"},
       {"an empty tensor with a dimension past 32 bits",
        [](nlohmann::json& h) {

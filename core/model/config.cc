@@ -1,7 +1,10 @@
 #include "core/model/config.h"
 
+#include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
 
 #include "core/error.h"
 #include "core/model/strict_json.h"
@@ -41,6 +44,41 @@ size_t ReadSize(const json& j, const char* key, size_t fallback, size_t lo,
                 std::to_string(lo) + ", " + std::to_string(hi) + "]");
   }
   return static_cast<size_t>(value);
+}
+
+// A field that names one of two settings; names[0] is the default.
+template <class E>
+struct Choice {
+  const char* key;
+  std::array<std::pair<const char*, E>, 2> names;
+};
+
+constexpr Choice<PositionLayout> kPositions = {
+    "positions",
+    {{{"interleaved", PositionLayout::kInterleaved},
+      {"halves", PositionLayout::kHalves}}}};
+constexpr Choice<DecoderStart> kDecoderStart = {
+    "decoder_start",
+    {{{"bos", DecoderStart::kBos}, {"zeros", DecoderStart::kZeros}}}};
+
+template <class E>
+E ReadChoice(const json& j, const Choice<E>& choice) {
+  std::string name = choice.names[0].first;
+  Read(j, choice.key, &name);
+  for (const auto& [n, value] : choice.names) {
+    if (name == n) return value;
+  }
+  throw Error(std::string("model config: ") + choice.key + " must be " +
+              choice.names[0].first + " or " + choice.names[1].first +
+              ", not '" + name + "'");
+}
+
+template <class E>
+const char* ChoiceName(const Choice<E>& choice, E value) {
+  for (const auto& [n, v] : choice.names) {
+    if (v == value) return n;
+  }
+  return "?";
 }
 
 }  // namespace
@@ -125,26 +163,8 @@ ModelConfig ParseConfig(const std::string& text) {
                  std::min(c.source_vocab, c.target_vocab) - 1));
   }
   Read(j, "target_tags", &c.target_tags);
-  std::string positions = "interleaved";
-  Read(j, "positions", &positions);
-  if (positions == "interleaved") {
-    c.positions = PositionLayout::kInterleaved;
-  } else if (positions == "halves") {
-    c.positions = PositionLayout::kHalves;
-  } else {
-    throw Error("model config: positions must be interleaved or halves, not '" +
-                positions + "'");
-  }
-  std::string start = "bos";
-  Read(j, "decoder_start", &start);
-  if (start == "bos") {
-    c.decoder_start = DecoderStart::kBos;
-  } else if (start == "zeros") {
-    c.decoder_start = DecoderStart::kZeros;
-  } else {
-    throw Error("model config: decoder_start must be bos or zeros, not '" +
-                start + "'");
-  }
+  c.positions = ReadChoice(j, kPositions);
+  c.decoder_start = ReadChoice(j, kDecoderStart);
   if (c.positions == PositionLayout::kHalves &&
       (c.d_model < 4 || c.d_model % 2 != 0)) {
     throw Error("model config: positions halves needs an even d_model >= 4");
@@ -172,10 +192,8 @@ std::string ConfigToJson(const ModelConfig& c) {
             {"eos_id", c.eos_id},
             {"unk_id", c.unk_id},
             {"target_tags", c.target_tags},
-            {"positions",
-             c.positions == PositionLayout::kHalves ? "halves" : "interleaved"},
-            {"decoder_start",
-             c.decoder_start == DecoderStart::kZeros ? "zeros" : "bos"},
+            {kPositions.key, ChoiceName(kPositions, c.positions)},
+            {kDecoderStart.key, ChoiceName(kDecoderStart, c.decoder_start)},
             {"trained_max_length", c.trained_max_length}};
   return j.dump();
 }

@@ -434,7 +434,6 @@ def heed_from_marian(options, params, source_spm, target_spm):
     config["output_bias"] = bool(np.any(bias != 0.0))
     if config["output_bias"]:
         tensors["output_projection.bias"] = bias
-    shapes = {"W": None, "b": None, "ln": (1, d)}
     for heed, marian, kind in param_map(config):
         if kind == "W":
             a = params.get(marian)
@@ -447,7 +446,7 @@ def heed_from_marian(options, params, source_spm, target_spm):
             n = f if heed.endswith("fc1.bias") else d
             tensors[heed] = take(marian, (1, n))[0]
         else:
-            tensors[heed] = take(marian, shapes["ln"])[0]
+            tensors[heed] = take(marian, (1, d))[0]
     if params:
         raise ValueError("unknown Marian parameters (a feature heed does not "
                          "run): " + ", ".join(sorted(params)[:8]))

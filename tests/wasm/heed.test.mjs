@@ -8,6 +8,7 @@ import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { heed, nativeTargets, wasmArithmetic } from "../native.mjs";
+import { wordListSentences } from "../sentences.mjs";
 
 const root = new URL("../../", import.meta.url).pathname;
 const { createTranslator } = await import(join(root, "build/wasm/dist/heed.js"));
@@ -26,20 +27,7 @@ function sentences(lang, n = 200) {
     return gunzipSync(readFileSync(join(heldOut, `val.${lang}.gz`))).toString("utf8")
       .split("\n").filter(Boolean).slice(0, n);
   }
-  const words = lang === "en"
-    ? [["A dog", "Two men", "The girl", "A woman", "Children"],
-       ["runs", "plays", "sits", "waits", "walks"],
-       ["in the park.", "on the street.", "near the water.", "at home.",
-        "with a ball.", "under a tree.", "in the snow.", "by the car."]]
-    : [["Ein Hund", "Zwei Männer", "Das Mädchen", "Eine Frau", "Kinder"],
-       ["läuft", "spielt", "sitzt", "wartet", "geht"],
-       ["im Park.", "auf der Straße.", "am Wasser.", "zu Hause.",
-        "mit einem Ball.", "unter einem Baum.", "im Schnee.", "beim Auto."]];
-  const out = [];
-  for (const a of words[0]) for (const b of words[1]) for (const c of words[2]) {
-    out.push(`${a} ${b} ${c}`);
-  }
-  return out.slice(0, n);
+  return wordListSentences(lang, n);
 }
 
 function native(lines, to, beam, extra = [], file = model) {

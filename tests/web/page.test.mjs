@@ -38,6 +38,12 @@ async function translated(action) {
   return page.textContent("#target");
 }
 
+// Sets a menu; a changed menu translates again, which is waited for so
+// that the next translated() waits for its own translation.
+async function choose(id, value) {
+  if (await page.$eval(id, (s) => s.value) !== value) await translated(() => page.selectOption(id, value));
+}
+
 // Counts a canvas's pixels that are neither transparent nor white, and
 // returns a hash of its pixels to tell drawings apart.
 function pixels(selector) {
@@ -981,9 +987,8 @@ test("the page fits a phone screen", async () => {
 });
 
 test("the guided tour walks the sentence on screen in seven steps, by keyboard, at 1280 and 390 px", async () => {
-  for (const [id, value] of [["#direction", "en-de"], ["#beam", "4"]]) {
-    if (await page.$eval(id, (s) => s.value) !== value) await translated(() => page.selectOption(id, value));
-  }
+  await choose("#direction", "en-de");
+  await choose("#beam", "4");
   await translated(() => page.fill("#source", "A dog runs through the park with a ball.").then(() => page.click("#translate")));
   const json = join(mkdtempSync(join(tmpdir(), "heed-tour-")), "a.json");
   execFileSync(heed, ["translate", "--model", model, "--to", "de", "--beam", "4", ...simd, "--attention-json", json],
@@ -1033,10 +1038,8 @@ test("a sentence the model was unsure of is marked, at quality.json's threshold,
     return e.reduce((a, b) => a + b, 0) / e.length > warning.above;
   });
   assert.deepEqual(want, [true, false], "the short circuit is above the threshold, the dog below");
-  // A changed menu translates again: wait for it, not for the next one.
-  for (const [id, value] of [["#direction", "en-de"], ["#beam", "4"]]) {
-    if (await page.$eval(id, (s) => s.value) !== value) await translated(() => page.selectOption(id, value));
-  }
+  await choose("#direction", "en-de");
+  await choose("#beam", "4");
   await translated(() => page.fill("#source", lines.join(" ")).then(() => page.click("#translate")));
   const marked = await page.$$eval("#target > span", (spans) =>
     spans.map((x) => ({ marked: x.classList.contains("unsure-sentence"), title: x.title })));
@@ -1055,9 +1058,7 @@ test("Open a model…: a user's .heed file runs in the page with every view; dro
     await page.waitForSelector("body[data-model=user]", { timeout: 60000 });
     await page.waitForFunction((b) => document.getElementById("target").dataset.done !== b, before, { timeout: 60000 });
   };
-  if (await page.$eval("#direction", (s) => s.value) !== "en-de") {
-    await translated(() => page.selectOption("#direction", "en-de"));
-  }
+  await choose("#direction", "en-de");
   await page.fill("#source", "A dog runs in the park.");
   await opened(() => page.setInputFiles("#model-file", mine));
   assert.match(await page.textContent("#model-info"), /2 encoder \+ 2 decoder layers, 4 heads, d_model 32/);
