@@ -35,7 +35,7 @@ PLACEHOLDER = re.compile(
 MNEMONIC = re.compile(r"[~_&](?=\w)")
 
 
-def _debs(packages):
+def debs(packages):
     """Paths of the packages' .deb files, downloading those missing."""
     os.makedirs(CACHE, exist_ok=True)
     missing = [p for p in packages
@@ -91,7 +91,7 @@ def keep(en, de):
 def pairs(packages):
     """[(en, de)] from the packages' German catalogues."""
     out = []
-    for deb in _debs(packages):
+    for deb in debs(packages):
         for mo in _german_catalogues(deb):
             for en, de in _entries(mo):
                 # Placeholders and entities before the mnemonics go ("&amp;").
