@@ -183,6 +183,7 @@ TranslateOptions ReadOptions(const Flags& flags) {
     options.masked_heads = ToHeads("--mask-heads", flags.at("--mask-heads"));
   }
   NeedAttentionJson(flags, "--contributions", options.contributions);
+  NeedAttentionJson(flags, "--alti", options.alti);
   NeedAttentionJson(flags, "--query-key", options.query_key.has_value());
   NeedAttentionJson(flags, "--logit-lens", options.logit_lens > 0);
   NeedAttentionJson(flags, "--erasure", options.erasure != "off");

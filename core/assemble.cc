@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "core/explain/alti.h"
 #include "core/explain/contributions.h"
 #include "core/explain/head_roles.h"
 #include "core/explain/rollout.h"
@@ -73,6 +74,15 @@ void MoveAttention(const ModelConfig& c, const RunOptions& run,
         std::move(maps.replay.self_layer_contributions);
     a.cross_layer_contributions =
         std::move(maps.replay.cross_layer_contributions);
+  }
+  if (!maps.alti.empty()) {
+    a.alti_encoder = AltiRollout(maps.alti, a.encoder_layers, a.source);
+  }
+  if (!a.alti_encoder.empty() && !maps.replay.alti_self.empty()) {
+    a.alti =
+        AltiPlus(maps.replay.alti_self, maps.replay.alti_cross,
+                 &a.alti_encoder[(a.encoder_layers - 1) * a.source * a.source],
+                 a.decoder_layers, a.target, a.source);
   }
   if (run.probe.on) {
     a.query_key = HeadRef{run.probe.kind, run.probe.layer, run.probe.head};

@@ -25,6 +25,7 @@ struct EncoderMaps {
   std::vector<float> value_norms;          // (encoder_layers, heads, S)
   std::vector<float> cross_value_norms;    // (decoder_layers, heads, S)
   std::vector<float> layer_contributions;  // (encoder_layers, S, S)
+  std::vector<float> alti;                 // (encoder_layers, S, S)
   std::vector<float> queries, keys;        // of an encoder head, (S, dh)
   ForcedCaptures replay;                   // empty unless NeedsReplay
 };

@@ -15,11 +15,11 @@ double Ms(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-// The decoder's layer-summed contributions and a decoder head's queries and
-// keys need the whole target at once: a teacher-forced pass over the best
-// hypothesis gives them.
+// The decoder's layer-summed contributions, ALTI and a decoder head's
+// queries and keys need the whole target at once: a teacher-forced pass over
+// the best hypothesis gives them.
 bool NeedsReplay(const RunOptions& run) {
-  return run.capture_value_norms ||
+  return run.capture_value_norms || run.capture_alti ||
          (run.probe.on && run.probe.kind != AttentionKind::kEncoder);
 }
 
@@ -62,6 +62,7 @@ EncoderMaps TakeMaps(Batch& b, size_t i) {
   take(enc.value_norms, &maps.value_norms);
   take(enc.cross_value_norms, &maps.cross_value_norms);
   take(enc.layer_contributions, &maps.layer_contributions);
+  take(enc.alti, &maps.alti);
   take(enc.queries, &maps.queries);
   take(enc.keys, &maps.keys);
   if (!b.replays.empty()) maps.replay = std::move(b.replays[i]);

@@ -82,6 +82,10 @@ std::vector<OptionSpec> MakeTable() {
              &O::attention),
       Switch("contributions", "contributions", "--contributions",
              "and the norm-based contributions", &O::contributions),
+      Switch("alti", "alti", "--alti",
+             "and ALTI+: how much each decoding step draws on each source "
+             "piece and each piece before it, through every layer",
+             &O::alti),
       Switch("token_confidence", "confidence", nullptr,
              "each token's probability and its step's entropy",
              &O::token_confidence),

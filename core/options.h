@@ -40,6 +40,7 @@ struct TranslateOptions : DecodingOptions {
   // (core/html/). The result's text is HTML; its sentences are the blocks'.
   bool html = false;
   bool contributions = false;  // and the norm-based contributions
+  bool alti = false;           // and ALTI+ (explain/alti.h)
   // Word alignments of each text (Result::alignment), from the decoder's
   // cross-attention; plain text only.
   bool alignments = false;

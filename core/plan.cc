@@ -137,8 +137,9 @@ Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
   CheckLimits(options);
   Plan plan;
   plan.decoding = options;
-  plan.run.capture_attention =
-      options.attention || options.contributions || options.alignments;
+  plan.run.capture_attention = options.attention || options.contributions ||
+                               options.alignments || options.alti;
+  plan.run.capture_alti = options.alti;
   plan.run.capture_value_norms = options.contributions;
   plan.run.capture_sublayer_norms = options.contributions;
   plan.run.capture_hidden = options.logit_lens > 0;
@@ -266,7 +267,9 @@ void CheckAttentionSize(const ModelConfig& c, const std::vector<Unit>& units,
         static_cast<double>(MaxTargetLength(u.ids.size(), options));
     const double heads = static_cast<double>(c.heads);
     // Contributions add a map per head and one per layer of each kind.
-    const double maps = options.contributions ? 2.0 + 1.0 / heads : 1.0;
+    // ALTI+ about two more per layer (each block's and the rollout).
+    const double maps = (options.contributions ? 2.0 + 1.0 / heads : 1.0) +
+                        (options.alti ? 2.0 / heads : 0.0);
     bytes[u.text] +=
         sizeof(float) * heads * maps *
         (c.encoder_layers * S * S + c.decoder_layers * (T * T + T * S));

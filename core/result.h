@@ -45,6 +45,13 @@ struct Attention {
   std::vector<float> encoder_layer_contributions;  // (encoder_layers, S, S)
   std::vector<float> decoder_layer_contributions;  // (decoder_layers, T, T)
   std::vector<float> cross_layer_contributions;    // (decoder_layers, T, S)
+  // With alti: ALTI+ (explain/alti.h). The encoder's rollout after each
+  // layer, and for each decoder layer and step what it draws on: the first
+  // S columns the source pieces, the next T the decoder inputs (BOS, then
+  // the target pieces before it). Rows sum to 1; the last layer's source
+  // columns summed are the step's source contribution.
+  std::vector<float> alti_encoder;  // (encoder_layers, S, S)
+  std::vector<float> alti;          // (decoder_layers, T, S + T)
   // With query_key: that head's projected queries and keys (bias included,
   // before the scaling): its attention is softmax_j(q_i · k_j / √head_dim)
   // over the keys it may see.

@@ -169,6 +169,13 @@ void AttentionMaps(std::ostream& out, const Attention& a) {
     out << ",\"contributions\":";
     Contributions(out, a);
   }
+  if (!a.alti_encoder.empty()) {  // (layers, S, S) and (layers, T, S + T)
+    out << ",\"alti\":{\"encoder\":";
+    Grid(out, a.alti_encoder.data(), a.encoder_layers, S, S);
+    out << ",\"decoder\":";
+    Grid(out, a.alti.data(), a.alti.empty() ? 0 : a.decoder_layers, T, S + T);
+    out << '}';
+  }
   if (a.query_key) {
     out << ",\"queryKey\":";
     QueryKey(out, a);

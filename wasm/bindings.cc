@@ -203,6 +203,10 @@ val AttentionMaps(const heed::Attention& a) {
     att.set("decoderLayerContributions", Floats(a.decoder_layer_contributions));
     att.set("crossLayerContributions", Floats(a.cross_layer_contributions));
   }
+  if (!a.alti_encoder.empty()) {
+    att.set("altiEncoder", Floats(a.alti_encoder));
+    att.set("alti", Floats(a.alti));
+  }
   if (a.query_key) att.set("queryKey", QueryKey(a));
   return att;
 }

@@ -76,6 +76,8 @@ export interface TranslateOptions {
   logitLens?: number;
   /** Also return the norm-based contributions (attention.contributions); implies attention. Default false. */
   contributions?: boolean;
+  /** Also return ALTI+ (attention.alti); implies attention. Default false. */
+  alti?: boolean;
   /** Return each target piece's probability and its step's entropy (tokenProbabilities, entropies). Default false. */
   confidence?: boolean;
   /** Heads whose output is zeroed for this request. */
@@ -175,6 +177,16 @@ export interface Attention {
     /** ‖Σ_h α_ij f_h(x_j)‖: what token j adds through the whole layer; layer.encoder[l] is S × S, decoder[l] T × T, cross[l] T × S. */
     layer: { encoder: Float32Array[]; decoder: Float32Array[]; cross: Float32Array[] };
   };
+  /**
+   * With alti: ALTI+ (Ferrando et al. 2022), contributions through every
+   * attention block's heads, residual and LayerNorm, rolled out through the
+   * layers. encoder[l] (S × S): what encoder state i after layer l draws on
+   * source piece j. decoder[l] (T × (S + T)): what decoding step i draws on
+   * each source piece (first S columns) and each decoder input (BOS, then
+   * the target pieces; next T). Rows sum to 1. sourceShare[i]: the last
+   * layer's source columns summed.
+   */
+  alti?: { encoder: Float32Array[]; decoder: Float32Array[]; sourceShare: Float32Array };
   /** With queryKey: that head's projected queries and keys; its attention is softmax_j(q_i · k_j / √headDim). */
   queryKey?: {
     kind: "encoder" | "decoder" | "cross";

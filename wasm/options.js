@@ -21,6 +21,7 @@ export const OPTIONS = {
   alignments: { kind: "switch" },
   attention: { kind: "switch" },
   contributions: { kind: "switch" },
+  alti: { kind: "switch" },
   confidence: { kind: "switch" },
   logitLens: { kind: "count", min: 0, max: 100 },
   maxSentenceTokens: { kind: "count", min: 3, max: 4096 },

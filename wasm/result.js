@@ -38,11 +38,26 @@ function splitAttention(a) {
         cross: perLayer(a.crossLayerContributions, a.decoderLayers, T * S),
       },
     } }),
+    ...(a.altiEncoder && { alti: splitAlti(a.altiEncoder, a.alti, a) }),
     ...(a.queryKey && { queryKey: splitQueryKey(a.queryKey) }),
     shapes: { encoder: [a.encoderLayers, a.heads, S, S],
               decoder: [a.decoderLayers, a.heads, T, T],
               cross: [a.decoderLayers, a.heads, T, S] },
   };
+}
+
+// ALTI+ per layer (encoder[l]: S × S, decoder[l]: T × (S + T)), and each
+// step's source contribution: the last layer's first S columns summed.
+function splitAlti(encoder, decoder, { encoderLayers, decoderLayers, source: S, target: T }) {
+  const perLayer = (flat, layers, size) =>
+    Array.from({ length: layers }, (_, l) => flat.subarray(l * size, (l + 1) * size));
+  const last = decoder.subarray((decoderLayers - 1) * T * (S + T));
+  const sourceShare = new Float32Array(T);
+  for (let t = 0; t < T; ++t) {
+    for (let j = 0; j < S; ++j) sourceShare[t] += last[t * (S + T) + j];
+  }
+  return { encoder: perLayer(encoder, encoderLayers, S * S),
+           decoder: perLayer(decoder, decoderLayers, T * (S + T)), sourceShare };
 }
 
 // queryKey: { kind: "encoder" | "decoder" | "cross", layer, head, queries,

@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/explain/alti.h"
 #include "core/ops/elementwise.h"
 #include "core/ops/softmax.h"
 
@@ -102,11 +103,6 @@ void AttendQuery(const float* q, const float* k, const float* v, size_t stride,
   }
 }
 
-namespace {
-
-// f [heads · n, d_model]: row (h, j) = (v_j)_h · W_O^h, head h's share of
-// the output projection of value row j, without the projection's bias.
-// scratch: heads · n · d_model.
 void HeadOutputs(const AttentionWeights& w, size_t heads, const float* v,
                  size_t n, float* f, float* scratch) {
   const size_t d = w.out.in;
@@ -129,13 +125,11 @@ void HeadOutputs(const AttentionWeights& w, size_t heads, const float* v,
   }
 }
 
-float Norm2(const float* x, size_t n) {
+static float Norm2(const float* x, size_t n) {
   double sum = 0;
   for (size_t i = 0; i < n; ++i) sum += double(x[i]) * x[i];
   return static_cast<float>(std::sqrt(sum));
 }
-
-}  // namespace
 
 void CopyHead(const float* x, size_t n, size_t stride, size_t head,
               size_t head_dim, std::vector<float>* out) {
@@ -179,6 +173,32 @@ void LayerContributions(const AttentionWeights& w, size_t heads, const float* v,
       summed[i * n + j] = Norm2(sum.data(), d);
     }
   }
+}
+
+void BlockAlti(const AttentionWeights& w, size_t heads, const float* v,
+               size_t n, const float* probs, size_t rows,
+               const uint8_t* disabled, const AltiResidual& r, float* c,
+               float* scratch) {
+  float* f = scratch + heads * n * w.out.in;
+  HeadOutputs(w, heads, v, n, f, scratch);
+  AltiBlock b;
+  b.heads = heads;
+  b.rows = rows;
+  b.keys = n;
+  b.d = w.out.out;
+  b.head_outputs = f;
+  b.probs = probs;
+  b.disabled = disabled;
+  b.residual = r.x;
+  b.out_bias = w.out.bias;
+  if (r.norm != nullptr) {
+    b.gamma = r.norm->gamma;
+    b.beta = r.norm->beta;
+  }
+  b.eps = r.eps;
+  b.residual_column = r.column;
+  b.off = r.off;
+  AltiContributions(b, c);
 }
 
 }  // namespace heed

@@ -27,6 +27,12 @@ struct AttentionWeights {
   Linear out;  // (d_model, d_model)
 };
 
+// f [heads · n, d_model]: row (h, j) = (v_j)_h · W_O^h, head h's share of
+// the output projection of value row j, without the projection's bias.
+// scratch: heads · n · d_model.
+void HeadOutputs(const AttentionWeights& w, size_t heads, const float* v,
+                 size_t n, float* f, float* scratch);
+
 // norms [heads, n]: ‖(v_j)_h · W_O^h‖₂ for the value rows v [n, d_model]
 // (bias included), W_O^h the head's rows of the output projection, without
 // its bias: the size of what token j adds through head h per unit of
@@ -44,6 +50,24 @@ void LayerContributions(const AttentionWeights& w, size_t heads, const float* v,
                         size_t n, const float* probs, size_t rows,
                         const uint8_t* disabled, float* summed, float* scratch,
                         float* norms = nullptr);
+
+// An attention block's residual connection, as ALTI reads it.
+struct AltiResidual {
+  const float* x = nullptr;    // [rows, d_model]: the block's input
+  const Norm* norm = nullptr;  // post-norm: the LayerNorm after the sum;
+                               // nullptr for pre-norm
+  float eps = 0.0f;            // that LayerNorm's epsilon
+  bool column = false;         // cross-attention: the residual is column n
+  bool off = false;            // the sublayer is switched off
+};
+
+// c [rows, n + column]: the ALTI contributions (explain/alti.h) of one
+// block with probs α [heads, rows, n] over the value rows v [n, d_model],
+// heads `disabled` adding nothing. scratch: 2 · heads · n · d_model.
+void BlockAlti(const AttentionWeights& w, size_t heads, const float* v,
+               size_t n, const float* probs, size_t rows,
+               const uint8_t* disabled, const AltiResidual& r, float* c,
+               float* scratch);
 
 // out [n, head_dim] = head `head`'s columns of x [n, stride] (its query,
 // key or value vectors).

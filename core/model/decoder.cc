@@ -88,6 +88,7 @@ class ForcedKeeper {
     const size_t L = c.decoder_layers, H = c.heads;
     attention_ = kept != nullptr && run.capture_attention;
     summed_ = attention_ && run.capture_value_norms;
+    alti_ = attention_ && run.capture_alti;
     if (attention_) {
       kept->self_probs.assign(L * H * T * T, 0.0f);
       kept->cross_probs.assign(L * H * T * len, 0.0f);
@@ -95,8 +96,12 @@ class ForcedKeeper {
     if (summed_) {
       kept->self_layer_contributions.resize(L * T * T);
       kept->cross_layer_contributions.resize(L * T * len);
-      scratch_.resize(2 * H * std::max(T, len) * c.d_model);
     }
+    if (alti_) {
+      kept->alti_self.resize(L * T * T);
+      kept->alti_cross.resize(L * T * (len + 1));
+    }
+    if (summed_ || alti_) scratch_.resize(2 * H * std::max(T, len) * c.d_model);
   }
 
   // Where layer l's probabilities of `kind` go, (heads, T, keys), or null.
@@ -108,13 +113,19 @@ class ForcedKeeper {
   }
 
   // After layer l's block of `kind` ran with queries q [T, d] over keys k
-  // and values v [keys, d].
+  // and values v [keys, d], inside the residual connection `r`.
   void Block(AttentionKind kind, size_t l, const AttentionWeights& w,
              const uint8_t* disabled, const float* q, const float* k,
-             const float* v) {
+             const float* v, const AltiResidual& r) {
     const bool self = kind == AttentionKind::kDecoder;
     const size_t keys = self ? T_ : len_;
     const size_t d = c_.d_model;
+    if (alti_) {
+      float* c = self ? &kept_->alti_self[l * T_ * T_]
+                      : &kept_->alti_cross[l * T_ * (len_ + 1)];
+      BlockAlti(w, c_.heads, v, keys, Probs(kind, l), T_, disabled, r, c,
+                scratch_.data());
+    }
     if (summed_) {
       auto& maps = self ? kept_->self_layer_contributions
                         : kept_->cross_layer_contributions;
@@ -133,7 +144,7 @@ class ForcedKeeper {
   const RunOptions& run_;
   size_t T_, len_;
   ForcedCaptures* kept_;
-  bool attention_ = false, summed_ = false;
+  bool attention_ = false, summed_ = false, alti_ = false;
   std::vector<float> scratch_;
 };
 
@@ -390,6 +401,17 @@ std::vector<float> Model::ForcedLogProbs(const EncoderOutput& enc, size_t b,
                                    hidden.data()};
   for (size_t l = 0; l < c.decoder_layers; ++l) {
     const DecoderLayerWeights& layer = weights_.decoder[l];
+    // The blocks' residual connections, for ALTI: x is each block's input.
+    AltiResidual self_residual, cross_residual;
+    self_residual.x = cross_residual.x = x.data();
+    self_residual.eps = cross_residual.eps = c.layer_norm_eps;
+    if (!c.pre_norm) {
+      self_residual.norm = &layer.self_attn_norm;
+      cross_residual.norm = &layer.cross_attn_norm;
+    }
+    cross_residual.column = true;
+    self_residual.off = run.sublayers.Off(SublayerKind::kDecoderSelf, l);
+    cross_residual.off = run.sublayers.Off(SublayerKind::kCross, l);
     // Every position attends over positions 0..i of the whole target.
     auto self = [&](const float* qs, const float* ks, const float* vs,
                     float* ctxs) {
@@ -398,7 +420,7 @@ std::vector<float> Model::ForcedLogProbs(const EncoderOutput& enc, size_t b,
       SelfAttention(qs, ks, vs, d, T, Mask::kCausal, control, ctxs,
                     scratch.data());
       keep.Block(AttentionKind::kDecoder, l, layer.self_attn, control.disabled,
-                 qs, ks, vs);
+                 qs, ks, vs, self_residual);
     };
     auto cross = [&](const float* qs, float* ctxs) {
       control.disabled = run.head_mask.Layer(AttentionKind::kCross, l, H);
@@ -412,7 +434,7 @@ std::vector<float> Model::ForcedLogProbs(const EncoderOutput& enc, size_t b,
       }
       control.probs_head_stride = 0;
       keep.Block(AttentionKind::kCross, l, layer.cross_attn, control.disabled,
-                 qs, &enc.cross_k[off], &enc.cross_v[off]);
+                 qs, &enc.cross_k[off], &enc.cross_v[off], cross_residual);
     };
     DecoderLayer(layer, c, run.sublayers, l, x.data(), T, layer_scratch, self,
                  cross);

@@ -45,14 +45,16 @@ class EncoderKeeper {
     attention_ = run.capture_attention;
     norms_ = run.capture_value_norms;
     summed_ = attention_ && norms_;
+    alti_ = attention_ && run.capture_alti;
     probe_ = run.probe.on && run.probe.kind == AttentionKind::kEncoder;
     if (attention_) enc->attention.resize(B);
     if (summed_) enc->layer_contributions.resize(B);
+    if (alti_) enc->alti.resize(B);
     if (norms_) {
       enc->value_norms.resize(B);
       enc->cross_value_norms.resize(B);
-      scratch_.resize(2 * H * enc->max_len * c.d_model);
     }
+    if (norms_ || alti_) scratch_.resize(2 * H * enc->max_len * c.d_model);
     if (probe_) {
       enc->queries.resize(B);
       enc->keys.resize(B);
@@ -61,6 +63,7 @@ class EncoderKeeper {
       const size_t len = enc->lengths[b];
       if (attention_) enc->attention[b].assign(L * H * len * len, 0.0f);
       if (summed_) enc->layer_contributions[b].resize(L * len * len);
+      if (alti_) enc->alti[b].resize(L * len * len);
       if (norms_) {
         enc->value_norms[b].resize(L * H * len);
         enc->cross_value_norms[b].resize(c.decoder_layers * H * len);
@@ -75,11 +78,16 @@ class EncoderKeeper {
     return attention_ ? &enc_.attention[b][l * c_.heads * len * len] : nullptr;
   }
 
-  // After sentence b's attention in layer l ran on its q, k, v [len, d].
+  // After sentence b's attention in layer l ran on its q, k, v [len, d],
+  // inside the residual connection `r` (its x: the sentence's rows).
   void Block(size_t b, size_t l, const AttentionWeights& w,
              const uint8_t* disabled, const float* q, const float* k,
-             const float* v) {
+             const float* v, const AltiResidual& r) {
     const size_t len = enc_.lengths[b], H = c_.heads, dh = c_.head_dim();
+    if (alti_) {
+      BlockAlti(w, H, v, len, Probs(b, l), len, disabled, r,
+                &enc_.alti[b][l * len * len], scratch_.data());
+    }
     float* norms = norms_ ? &enc_.value_norms[b][l * H * len] : nullptr;
     if (summed_) {  // the value norms from the same head outputs
       LayerContributions(w, H, v, len, Probs(b, l), len, disabled,
@@ -101,7 +109,8 @@ class EncoderKeeper {
   const ModelConfig& c_;
   const RunOptions& run_;
   EncoderOutput& enc_;
-  bool attention_ = false, norms_ = false, summed_ = false, probe_ = false;
+  bool attention_ = false, norms_ = false, summed_ = false, alti_ = false,
+       probe_ = false;
   std::vector<float> scratch_;
 };
 
@@ -202,9 +211,13 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
   for (size_t l = 0; l < c.encoder_layers; ++l) {
     const EncoderLayerWeights& layer = weights_.encoder[l];
     const SublayerMask& off = run.sublayers;
-    Sublayer(layer.self_attn_norm, c.pre_norm, c.layer_norm_eps,
-             off.Off(SublayerKind::kEncoderSelf, l), x.data(), rows, d,
-             in.data(), out.data(), [&](const float* h, float* y) {
+    AltiResidual residual;
+    residual.norm = c.pre_norm ? nullptr : &layer.self_attn_norm;
+    residual.eps = c.layer_norm_eps;
+    residual.off = off.Off(SublayerKind::kEncoderSelf, l);
+    Sublayer(layer.self_attn_norm, c.pre_norm, c.layer_norm_eps, residual.off,
+             x.data(), rows, d, in.data(), out.data(),
+             [&](const float* h, float* y) {
                layer.self_attn.q.Apply(h, rows, q.data());
                layer.self_attn.k.Apply(h, rows, k.data());
                layer.self_attn.v.Apply(h, rows, v.data());
@@ -215,11 +228,12 @@ EncoderOutput Model::Encode(const std::vector<std::vector<int>>& sources,
                  control.disabled =
                      run.head_mask.Layer(AttentionKind::kEncoder, l, c.heads);
                  control.probs = keep.Probs(b, l);
-                 const size_t off = first[b] * d, len = enc.lengths[b];
-                 SelfAttention(&q[off], &k[off], &v[off], d, len, Mask::kNone,
-                               control, &ctx[off], scratch.data());
-                 keep.Block(b, l, layer.self_attn, control.disabled, &q[off],
-                            &k[off], &v[off]);
+                 const size_t at = first[b] * d, len = enc.lengths[b];
+                 SelfAttention(&q[at], &k[at], &v[at], d, len, Mask::kNone,
+                               control, &ctx[at], scratch.data());
+                 residual.x = &x[at];
+                 keep.Block(b, l, layer.self_attn, control.disabled, &q[at],
+                            &k[at], &v[at], residual);
                }
                layer.self_attn.out.Apply(ctx.data(), rows, y);
              });

@@ -39,6 +39,9 @@ struct EncoderOutput {
   // ‖Σ_h α^h_ij f_h(x_j)‖ of each encoder layer (LayerContributions),
   // (encoder_layers, len_b, len_b).
   std::vector<std::vector<float>> layer_contributions;
+  // With capture_alti and capture_attention, per sentence b: each encoder
+  // layer's ALTI contributions (BlockAlti), (encoder_layers, len_b, len_b).
+  std::vector<std::vector<float>> alti;
   // With a probe of an encoder head, per sentence b: its queries and keys,
   // (len_b, head_dim) each.
   std::vector<std::vector<float>> queries, keys;
@@ -54,6 +57,10 @@ struct ForcedCaptures {
   // per layer (LayerContributions).
   std::vector<float> self_layer_contributions;   // (decoder_layers, T, T)
   std::vector<float> cross_layer_contributions;  // (decoder_layers, T, len_b)
+  // With capture_alti and capture_attention: each block's ALTI contributions
+  // (BlockAlti); cross-attention's last column is the decoder's residual.
+  std::vector<float> alti_self;   // (decoder_layers, T, T)
+  std::vector<float> alti_cross;  // (decoder_layers, T, len_b + 1)
   // With a probe of a decoder or cross head: its queries (T, head_dim) and
   // keys (T or len_b, head_dim).
   std::vector<float> queries, keys;

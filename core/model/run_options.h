@@ -92,6 +92,9 @@ struct RunOptions {
                                         // the last step (for the logit lens)
   bool capture_value_norms = false;     // per head, the size of what each
                                         // source token can add (contributions)
+  bool capture_alti = false;            // with capture_attention: each
+                                        // attention block's ALTI
+                                        // contributions (explain/alti.h)
   bool capture_sublayer_norms = false;  // per decoder layer and step, the
                                         // sizes of the residual stream and of
                                         // what self- and cross-attention add

@@ -339,6 +339,33 @@ test("contributions equal the native build's", async () => {
   assert.equal((await translator.translate(line, { to: "de", attention: true })).attention.contributions, undefined);
 });
 
+test("ALTI+ equals the native build's; rows sum to 1", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "heed-"));
+  const line = "A dog runs in the park.";
+  native([line], "de", 4, ["--alti", "1", "--attention-json", join(dir, "a.json")]);
+  const want = JSON.parse(readFileSync(join(dir, "a.json")))[0].sentences[0].attention.alti;
+  const r = await translator.translate(line, { to: "de", beam: 4, alti: true });
+  const got = r.attention.alti;
+  const [, , T, S] = r.attention.shapes.cross;
+  let worst = 0;
+  for (const kind of ["encoder", "decoder"]) {
+    assert.equal(got[kind].length, want[kind].length);
+    want[kind].forEach((layer, l) => layer.flat().forEach((v, k) => {
+      worst = Math.max(worst, Math.abs(v - got[kind][l][k]));
+    }));
+  }
+  assert.ok(worst <= 1e-4, `max difference ${worst}`);
+  const last = got.decoder.at(-1);
+  assert.equal(last.length, T * (S + T));
+  for (let i = 0; i < T; ++i) {
+    const row = last.subarray(i * (S + T), (i + 1) * (S + T));
+    assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-3, `row ${i}`);
+    const source = row.subarray(0, S).reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(source - got.sourceShare[i]) < 1e-5);
+  }
+  assert.equal((await translator.translate(line, { to: "de", attention: true })).attention.alti, undefined);
+});
+
 test("query and key vectors equal the native build's; a bad head is refused", async () => {
   const dir = mkdtempSync(join(tmpdir(), "heed-"));
   const line = "Two dogs play in the snow.";
@@ -722,7 +749,7 @@ test("maxInputBytes bounds a text in UTF-8 bytes", async () => {
 test("property: random options either translate or are refused as RangeError or TypeError", async (t) => {
   const names = ["to", "beam", "nbest", "maxBatch", "logitLens", "maxSentenceTokens", "noRepeatNgramSize",
                  "maxAttentionBytes", "maxInputBytes", "lengthPenalty", "repetitionPenalty", "attention",
-                 "confidence", "contributions", "maskHeads", "prefix", "prefixPieces", "bogus"];
+                 "confidence", "contributions", "alti", "maskHeads", "prefix", "prefixPieces", "bogus"];
   const values = [0, 1, 2, 4, -1, 1.5, 2 ** 32 + 2, NaN, Infinity, -0, 1e-300, "4", "de", "en", "", true, false,
                   null, undefined, 1n, [], [{ kind: "cross", layer: 0, head: 0 }], [{ kind: 9, layer: -1 }],
                   ["▁Ein"], [7], {}, () => 1, Symbol("s")];
