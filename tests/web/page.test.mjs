@@ -377,11 +377,14 @@ test("contributions show raw attention, what tokens add and rollout side by side
   const raw = await pixels("#canvas-contrib-raw"), weighted = await pixels("#canvas-contrib-weighted");
   const rollout = await pixels("#canvas-contrib-third");
   assert.ok(raw.painted > 300 && weighted.painted > 300 && rollout.painted > 300);
+  assert.ok((await pixels("#canvas-contrib-alti")).painted > 300, "the encoder's ALTI drawn");
   assert.notEqual(raw.hash, weighted.hash, "norm weighting changes the map");
-  const shares = await page.$$eval("#contrib-shares td", (t) => t.map((x) => Number(x.dataset.share)));
+  const shares = await page.$$eval("#contrib-shares td[data-share]", (t) => t.map((x) => Number(x.dataset.share)));
   const words = await page.$$eval("#contrib-shares tr:first-child th", (t) => t.length - 1);
   assert.equal(shares.length, 3 * words, "one share per decoder layer and word");
   assert.ok(shares.every((s) => s >= 0 && s <= 1));
+  const alti = await page.$$eval("#contrib-shares td[data-alti-share]", (t) => t.map((x) => Number(x.dataset.altiShare)));
+  assert.equal(alti.length, words, "one ALTI+ source share per word");
   // Cross-attention: erasure beside the two maps, and how well each agrees
   // with it on this sentence, as computed here from the native build's.
   await page.selectOption("#contrib-kind", "cross");
@@ -394,18 +397,32 @@ test("contributions show raw attention, what tokens add and rollout side by side
   const to = (await page.$eval("#direction", (e) => e.value)).split("-")[1];
   const dir = mkdtempSync(join(tmpdir(), "heed-"));
   native(source, to, await page.$eval("#beam", (e) => e.value),
-    ["--contributions", "1", "--erasure", "remove", "--attention-json", join(dir, "e.json")]);
+    ["--contributions", "1", "--alti", "1", "--erasure", "remove", "--attention-json", join(dir, "e.json")]);
   const s = JSON.parse(readFileSync(join(dir, "e.json")))[0].sentences[0];
   const layer = Number(await page.$eval("#layer", (e) => e.value));
   assert.equal(await page.$eval("#head", (e) => e.value), "mean");
   const kept = s.sourcePieces.map((_, j) => j).filter((j) => s.sourcePieces[j] !== "</s>" && !/^<2.*>$/.test(s.sourcePieces[j]));
   const heads = s.attention.cross[layer];
-  let sum = 0, n = 0;
-  s.erasure.effect.forEach((row, i) => {
-    const r = rho(kept.map((j) => heads.reduce((t, h) => t + h[i][j], 0) / heads.length), kept.map((j) => row[j]));
-    if (r !== null) { sum += r; ++n; }
-  });
-  assert.equal(await page.$eval("#contrib-faithfulness", (e) => e.dataset.raw), (sum / n).toFixed(2));
+  const agreement = (weight) => {
+    let sum = 0, n = 0;
+    s.erasure.effect.forEach((row, i) => {
+      const r = rho(kept.map((j) => weight(i, j)), kept.map((j) => row[j]));
+      if (r !== null) { sum += r; ++n; }
+    });
+    return (sum / n).toFixed(2);
+  };
+  assert.equal(await page.$eval("#contrib-faithfulness", (e) => e.dataset.raw),
+    agreement((i, j) => heads.reduce((t, h) => t + h[i][j], 0) / heads.length));
+  // ALTI+ up to this layer, its source columns (the decoder's rows are
+  // [source pieces | decoder inputs]).
+  assert.ok((await pixels("#canvas-contrib-alti")).painted > 300, "ALTI+ drawn");
+  assert.equal(await page.$eval("#contrib-faithfulness", (e) => e.dataset.alti),
+    agreement((i, j) => s.attention.alti.decoder[layer][i][j]));
+  // ALTI+'s source share per word: the last layer's source columns summed.
+  const last = s.attention.alti.decoder.at(-1), sources = s.sourcePieces.length;
+  const altiShares = await page.$$eval("#contrib-shares td[data-alti-share]", (t) => t.map((x) => Number(x.dataset.altiShare)));
+  assert.equal(altiShares.length, last.length);
+  altiShares.forEach((v, i) => assert.ok(Math.abs(v - last[i].slice(0, sources).reduce((a, b) => a + b, 0)) < 1e-3, `word ${i}`));
   await page.screenshot({ path: join(shots, "contributions-1280.png"), fullPage: true });
   await page.selectOption("#contrib-kind", "encoder");
 });

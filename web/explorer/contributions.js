@@ -5,7 +5,9 @@
 // they are measured against: erasure, what removing each source piece
 // costs each target piece, and how well each map agrees with it on this
 // sentence (Spearman's ρ per target piece); below, each target word's source and
-// previous-word shares per decoder layer. Each map is scaled to its own
+// previous-word shares per decoder layer. Last, ALTI+ (Ferrando et al. 2022):
+// contributions through every block, residual and LayerNorm included,
+// rolled up to this layer. Each map is scaled to its own
 // largest value, so the view compares where the weight goes, not how much.
 import { display, labels, pick, shape } from "../views/attention.js";
 import { spearman } from "../views/rank.js";
@@ -36,7 +38,21 @@ function drawContributions(canvases, sentence, kind, layer, head, width) {
   } else {
     canvases.third.width = 0;  // no third map for the decoder's self-attention
   }
-  return { raw: pick(a, kind, layer, head), weighted };
+  const alti = altiMap(a.alti, kind, layer, rows, cols);
+  drawHeatmap(canvases.alti, alti, rows, cols, opts);
+  return { raw: pick(a, kind, layer, head), weighted, alti };
+}
+
+// ALTI+ up to `layer` in the shape of `kind`'s attention: the encoder's
+// rollout (S × S); for the decoder, its rows' source columns (cross, T × S)
+// or its target-prefix columns (decoder self-attention, T × T).
+function altiMap(alti, kind, layer, rows, cols) {
+  if (kind === "encoder") return alti.encoder[layer];
+  const all = alti.decoder[layer], width = all.length / rows;  // S + T
+  const first = kind === "cross" ? 0 : width - cols;
+  const out = new Float32Array(rows * cols);
+  for (let i = 0; i < rows; ++i) out.set(all.subarray(i * width + first, i * width + first + cols), i * cols);
+  return out;
 }
 
 // The share of each column's total (over rows) in raw and weighted maps,
@@ -57,22 +73,39 @@ function overstated(raw, weighted, rows, cols) {
 // table: per decoder layer (rows, the last on top) and target piece
 // (columns), the share of what the layer added that came from the source:
 // ‖cross‖ / (‖cross‖ + ‖self‖), from the sublayer norms.
+// A last row gives ALTI+'s share of the whole model's output from the source.
 function drawShares(table, sentence) {
   const norms = sentence.attention.contributions?.sublayerNorms;
   table.replaceChildren();
   if (!norms) return;
+  const cell = (share, title) => {
+    const td = document.createElement("td");
+    td.textContent = `${Math.round(100 * share)}%`;
+    td.style.background = css(viridis(share));
+    td.style.color = share > 0.55 ? "black" : "white";
+    td.title = `${title}: ${Math.round(100 * share)}% from the source, ` +
+      `${Math.round(100 * (1 - share))}% from the words before`;
+    return td;
+  };
   layerGrid(table, sentence.targetPieces, norms.length, (l, i, piece) => {
     const self = norms[l][i * 4 + 1], cross = norms[l][i * 4 + 3];
     const share = cross / (cross + self || 1);
-    const td = document.createElement("td");
-    td.textContent = `${Math.round(100 * share)}%`;
+    const td = cell(share, `${display(piece)}, layer ${l + 1}`);
     td.dataset.share = share.toFixed(4);
-    td.style.background = css(viridis(share));
-    td.style.color = share > 0.55 ? "black" : "white";
-    td.title = `${display(piece)}, layer ${l + 1}: ${Math.round(100 * share)}% from the source, ` +
-      `${Math.round(100 * (1 - share))}% from the words before`;
     return td;
   });
+  const alti = sentence.attention.alti?.sourceShare;
+  if (!alti) return;
+  const tr = document.createElement("tr"), name = document.createElement("th");
+  name.scope = "row";
+  name.textContent = "ALTI+";
+  name.title = "The whole model, through every block, residual and LayerNorm (Ferrando et al. 2022)";
+  tr.append(name, ...sentence.targetPieces.map((piece, i) => {
+    const td = cell(alti[i], `${display(piece)}, the whole model (ALTI+)`);
+    td.dataset.altiShare = alti[i].toFixed(4);
+    return td;
+  }));
+  table.append(tr);
 }
 
 // Mean over target pieces of Spearman's ρ between a map's row and the
@@ -100,9 +133,9 @@ export function mount(root, ctx) {
   // pieces; the view draws from that run throughout.
   async function explained(sel) {
     const shown = sel.sentence;
-    if (!shown.explained?.erasure) {  // Compare may have kept one without
+    if (!shown.explained?.attention?.alti) {  // Compare may have kept one without
       const r = await ctx.translator.translate(shown.source, {
-        ...sel.options, attention: true, contributions: true, erasure: "remove",
+        ...sel.options, attention: true, contributions: true, alti: true, erasure: "remove",
         prefixPieces: shown.targetPieces.filter((p) => p !== "</s>"),
       });
       shown.explained = r.sentences[0];
@@ -119,7 +152,8 @@ export function mount(root, ctx) {
       const w = Math.max(240, (root.clientWidth - 48) / (window.innerWidth > 900 ? 3 : 1));
       const maps = drawContributions({ raw: root.querySelector("#canvas-contrib-raw"),
         weighted: root.querySelector("#canvas-contrib-weighted"),
-        third: root.querySelector("#canvas-contrib-third") }, s, kind, l, h, w);
+        third: root.querySelector("#canvas-contrib-third"),
+        alti: root.querySelector("#canvas-contrib-alti") }, s, kind, l, h, w);
       root.querySelector("#contrib-third-caption").textContent = kind === "cross"
         ? "Erasure: what removing each source word costs" : "Rollout through the layers";
       drawShares(root.querySelector("#contrib-shares"), s);
@@ -140,9 +174,11 @@ export function mount(root, ctx) {
       faith.hidden = kind !== "cross";
       if (kind === "cross") {
         faith.textContent = `Agreement with erasure on this sentence (Spearman's ρ, mean over target words; 1: ` +
-          `the same order): raw attention ${rho(maps.raw)}, what tokens add ${rho(maps.weighted)}.`;
+          `the same order): raw attention ${rho(maps.raw)}, what tokens add ${rho(maps.weighted)}, ` +
+          `ALTI+ ${rho(maps.alti)}.`;
         faith.dataset.raw = rho(maps.raw);
         faith.dataset.weighted = rho(maps.weighted);
+        faith.dataset.alti = rho(maps.alti);
       }
       root.querySelector("#contrib-note").textContent = note;
     },
