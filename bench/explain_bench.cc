@@ -1,10 +1,12 @@
 // What each explanation costs, measured against the plain translation in
 // the same run (a benchmark, not a test): the same lines translated with
 // every option off, then with attention, token confidence, the logit lens
-// contributions, one head's query/key vectors and erasure on, in
+// contributions, ALTI+, one head's query/key vectors and erasure on, in
 // interleaved rounds;
 // prints each configuration's median time and its ratio to the plain one.
-//   explain_bench [MODEL] [ROUNDS]   (default: the shipped int8 model, 5)
+//   explain_bench [MODEL] [ROUNDS] [SIMD]
+// (default: the shipped int8 model, 5 rounds, the best SIMD target; SIMD as
+// the CLI's --simd, e.g. AVX2 on an AVX-512 machine).
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -12,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ops/targets.h"
 #include "core/translator.h"
 
 namespace {
@@ -45,6 +48,17 @@ const Config kConfigs[] = {
        o.attention = true;
        o.contributions = true;
      }},
+    {"attention + ALTI+",
+     [](heed::TranslateOptions& o) {
+       o.attention = true;
+       o.alti = true;
+     }},
+    {"attention + contributions + ALTI+",
+     [](heed::TranslateOptions& o) {
+       o.attention = true;
+       o.contributions = true;
+       o.alti = true;
+     }},
     {"attention + query/key of one head",
      [](heed::TranslateOptions& o) {
        o.attention = true;
@@ -70,6 +84,7 @@ int main(int argc, char** argv) {
                                        : std::string(HEED_SOURCE_DIR) +
                                              "/models/heed-en-de-int8.heed";
     const int rounds = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
+    if (argc > 3) heed::ops::LimitSimdTarget(argv[3]);
     const heed::Translator t = heed::Translator::FromFile(model);
     constexpr size_t n = std::size(kConfigs);
     std::vector<std::vector<double>> times(n);
@@ -86,7 +101,8 @@ int main(int argc, char** argv) {
       return v[v.size() / 2];
     };
     const double plain = median(times[0]);
-    std::cout << "| configuration | median ms (" << std::size(kLines)
+    std::cout << "SIMD target " << heed::ops::SimdTarget() << "\n\n"
+              << "| configuration | median ms (" << std::size(kLines)
               << " sentences, beam 4) | × plain |\n| --- | ---: | ---: |\n";
     for (size_t c = 0; c < n; ++c) {
       const double m = median(times[c]);
