@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,26 +15,6 @@
 
 namespace heed {
 namespace {
-
-// The largest |got - want| over want's nested numbers, read in row-major
-// order against got; and their count.
-double WorstAbsolute(const nlohmann::json& want,
-                     const std::vector<float>& got) {
-  double worst = 0;
-  size_t i = 0;
-  std::function<void(const nlohmann::json&)> walk =
-      [&](const nlohmann::json& j) {
-        if (j.is_array()) {
-          for (const auto& e : j) walk(e);
-          return;
-        }
-        REQUIRE(i < got.size());
-        worst = std::max(worst, std::abs(got[i++] - j.get<double>()));
-      };
-  walk(want);
-  CHECK(i == got.size());
-  return worst;
-}
 
 TEST_CASE("ALTI of a pre-norm block, worked by hand") {
   // One head, two tokens, d = 2; f(x_0) = (1, 0), f(x_1) = (0, 2); row 0
@@ -87,18 +66,18 @@ TEST_CASE("ALTI and ALTI+ match PyTorch") {
       const nlohmann::json& want = gold[b];
       const auto forced = want["inputs"].get<std::vector<int>>();
       const size_t S = sources[b].size(), T = forced.size();
-      CHECK(WorstAbsolute(want["encoder"], enc.alti[b]) <= 1e-4);
+      CHECK(test::MaxAbsDiff(want["encoder"], enc.alti[b]) <= 1e-4);
       ForcedCaptures kept;
       model.ForcedLogProbs(enc, b, forced, run, &kept);
-      CHECK(WorstAbsolute(want["self"], kept.alti_self) <= 1e-4);
-      CHECK(WorstAbsolute(want["cross"], kept.alti_cross) <= 1e-4);
+      CHECK(test::MaxAbsDiff(want["self"], kept.alti_self) <= 1e-4);
+      CHECK(test::MaxAbsDiff(want["cross"], kept.alti_cross) <= 1e-4);
       const std::vector<float> rollout =
           AltiRollout(enc.alti[b], c.encoder_layers, S);
-      CHECK(WorstAbsolute(want["encoder_rollout"], rollout) <= 1e-4);
+      CHECK(test::MaxAbsDiff(want["encoder_rollout"], rollout) <= 1e-4);
       const std::vector<float> alti = AltiPlus(
           kept.alti_self, kept.alti_cross,
           &rollout[(c.encoder_layers - 1) * S * S], c.decoder_layers, T, S);
-      CHECK(WorstAbsolute(want["alti"], alti) <= 1e-4);
+      CHECK(test::MaxAbsDiff(want["alti"], alti) <= 1e-4);
     }
   }
 }

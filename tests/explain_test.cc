@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -186,24 +185,6 @@ TEST_CASE(
   }
 }
 
-// The largest |got - want| / (1 + |want|) over want's nested numbers, read
-// in row-major order against got[offset...].
-double WorstRelative(const nlohmann::json& want, const float* got) {
-  double worst = 0;
-  size_t i = 0;
-  std::function<void(const nlohmann::json&)> walk =
-      [&](const nlohmann::json& j) {
-        if (j.is_array()) {
-          for (const auto& e : j) walk(e);
-          return;
-        }
-        const double w = j.get<double>();
-        worst = std::max(worst, std::abs(got[i++] - w) / (1 + std::abs(w)));
-      };
-  walk(want);
-  return worst;
-}
-
 TEST_CASE("layer-summed contributions and query/key vectors match PyTorch") {
   for (const std::string name : {"tiny_postnorm", "tiny_prenorm"}) {
     INFO("model ", name);
@@ -222,17 +203,17 @@ TEST_CASE("layer-summed contributions and query/key vectors match PyTorch") {
       const auto& want = gold[b];
       const auto inputs = want["inputs"].get<std::vector<int>>();
       const size_t len = sources[b].size(), T = inputs.size();
-      CHECK(WorstRelative(want["layer"]["encoder"],
-                          enc.layer_contributions[b].data()) <= 1e-4);
+      CHECK(test::MaxRelDiff(want["layer"]["encoder"],
+                             enc.layer_contributions[b]) <= 1e-4);
       ForcedCaptures kept;
       model.ForcedLogProbs(enc, b, inputs, run, &kept);
       REQUIRE(kept.self_layer_contributions.size() == c.decoder_layers * T * T);
       REQUIRE(kept.cross_layer_contributions.size() ==
               c.decoder_layers * T * len);
-      CHECK(WorstRelative(want["layer"]["decoder"],
-                          kept.self_layer_contributions.data()) <= 1e-4);
-      CHECK(WorstRelative(want["layer"]["cross"],
-                          kept.cross_layer_contributions.data()) <= 1e-4);
+      CHECK(test::MaxRelDiff(want["layer"]["decoder"],
+                             kept.self_layer_contributions) <= 1e-4);
+      CHECK(test::MaxRelDiff(want["layer"]["cross"],
+                             kept.cross_layer_contributions) <= 1e-4);
       // Every head's queries and keys, one probe at a time: PyTorch's
       // (layers, rows, d) holds head h in columns [h·dh, (h+1)·dh).
       const char* kinds[3] = {"encoder", "decoder", "cross"};

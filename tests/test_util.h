@@ -2,6 +2,8 @@
 #ifndef HEED_TESTS_TEST_UTIL_H_
 #define HEED_TESTS_TEST_UTIL_H_
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -105,6 +107,26 @@ inline std::vector<float> Flat(const nlohmann::json& j) {
   std::vector<float> out;
   Flatten(j, &out);
   return out;
+}
+
+// Max |got - want| over want's nested numbers, read in row-major order
+// against got (1e30 if the counts differ).
+inline double MaxAbsDiff(const nlohmann::json& want,
+                         const std::vector<float>& got) {
+  return MaxAbsDiff(Flat(want), got);
+}
+
+// Max |got - want| / (1 + |want|), likewise.
+inline double MaxRelDiff(const nlohmann::json& want,
+                         const std::vector<float>& got) {
+  const std::vector<float> w = Flat(want);
+  if (w.size() != got.size()) return 1e30;
+  double m = 0;
+  for (size_t i = 0; i < w.size(); ++i) {
+    const double d = std::abs(static_cast<double>(got[i]) - w[i]);
+    m = d != d ? 1e30 : std::max(m, d / (1 + std::abs(w[i])));
+  }
+  return m;
 }
 
 }  // namespace heed::test
