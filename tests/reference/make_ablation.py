@@ -15,17 +15,12 @@ tests/fixtures/tiny_*_ablation.json.
 """
 import json
 import os
-import sys
 
 import torch
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "models", "recipe"))
-import heedfile  # noqa: E402
-import transformer  # noqa: E402
+from fixture import FIXTURES, read
+import transformer  # noqa: E402  (fixture puts models/recipe on the path)
 
-FIXTURES = os.path.join(ROOT, "tests", "fixtures")
 MASK = (1 << 64) - 1
 # (sublayer, layer) switched off together in one case, or a positions mode.
 CASES = [
@@ -103,8 +98,7 @@ def run(model, gold, positions):
 
 
 def ablation(name):
-    _, config, tensors = heedfile.read(os.path.join(FIXTURES, name + ".heed"))
-    gold = json.load(open(os.path.join(FIXTURES, name + ".json")))
+    config, tensors, gold = read(name)
     cases = []
     for case in CASES:
         model = transformer.Transformer(config).eval()

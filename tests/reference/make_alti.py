@@ -22,34 +22,17 @@ each layer's contributions (encoder, self, cross) and the rollouts
 """
 import json
 import os
-import sys
 
 import torch
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "models", "recipe"))
-import heedfile  # noqa: E402
-from transformer import Transformer, load_heed_tensors  # noqa: E402
+from fixture import FIXTURES, head_outputs, load
 
-FIXTURES = os.path.join(ROOT, "tests", "fixtures")
-
-
-def head_outputs(mha, value, heads):
-    """(heads, n, d) in double: (x_j W_V + b_V)^h W_O^h."""
-    d = value.shape[-1]
-    dk = d // heads
-    w = mha.in_proj_weight.double()
-    v = value.double() @ w[2 * d:].T + mha.in_proj_bias.double()[2 * d:]
-    out = mha.out_proj.weight.double()
-    return torch.stack([v[:, h * dk:(h + 1) * dk] @ out[:, h * dk:(h + 1) * dk].T
-                        for h in range(heads)])
 
 
 def block(mha, norm, pre_norm, x, value, weights, output, column):
     """(rows, n + column) contributions of one attention block."""
     x = x.double()
-    f = head_outputs(mha, value, weights.shape[0])
+    f = head_outputs(mha, value, weights.shape[0], torch.double)
     z = torch.einsum("hij,hjd->ijd", weights.double(), f)
     b_o = mha.out_proj.bias.double()
     s = x + z.sum(1) + b_o
@@ -88,10 +71,7 @@ def alti_plus(selfs, crosses, encoder, T, S):
 
 @torch.no_grad()
 def make(name):
-    _, config, tensors = heedfile.read(os.path.join(FIXTURES, name + ".heed"))
-    model = Transformer(config).eval()
-    load_heed_tensors(model, tensors)
-    gold = json.load(open(os.path.join(FIXTURES, name + ".json")))
+    model, gold = load(name)
     pre = model.config["pre_norm"]
     seen = {}
 

@@ -17,27 +17,11 @@ tests/fixtures/tiny_*_contributions.json.
 """
 import json
 import os
-import sys
 
 import torch
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "models", "recipe"))
-import heedfile  # noqa: E402
-from transformer import Transformer, load_heed_tensors  # noqa: E402
+from fixture import FIXTURES, head_outputs, load
 
-FIXTURES = os.path.join(ROOT, "tests", "fixtures")
-
-
-def head_outputs(mha, value, heads):
-    """(heads, n, d): (v_j)_h W_O^h for the value inputs value (n, d)."""
-    d = value.shape[-1]
-    dk = d // heads
-    v = value @ mha.in_proj_weight[2 * d:].T + mha.in_proj_bias[2 * d:]
-    return torch.stack([
-        v[:, h * dk:(h + 1) * dk] @ mha.out_proj.weight[:, h * dk:(h + 1) * dk].T
-        for h in range(heads)])
 
 
 def head_norms(mha, value, heads):
@@ -60,10 +44,7 @@ def projected(mha, x, which):
 
 @torch.no_grad()
 def contributions(name):
-    _, config, tensors = heedfile.read(os.path.join(FIXTURES, name + ".heed"))
-    model = Transformer(config).eval()
-    load_heed_tensors(model, tensors)
-    gold = json.load(open(os.path.join(FIXTURES, name + ".json")))
+    model, gold = load(name)
     heads = model.config["heads"]
     values = {}
 

@@ -14,18 +14,12 @@ tests/fixtures/tiny_spm.model, and writes tests/fixtures/tiny_*_erasure.json.
 """
 import json
 import os
-import sys
 
 import sentencepiece as spm
 import torch
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "models", "recipe"))
-import heedfile  # noqa: E402
-from transformer import Transformer, load_heed_tensors  # noqa: E402
+from fixture import FIXTURES, load
 
-FIXTURES = os.path.join(ROOT, "tests", "fixtures")
 
 
 @torch.no_grad()
@@ -38,13 +32,10 @@ def forced(model, source, inputs, target):
 
 
 def make(name):
-    _, config, tensors = heedfile.read(os.path.join(FIXTURES, name + ".heed"))
-    gold = json.load(open(os.path.join(FIXTURES, name + ".json")))
-    model = Transformer(config).eval()
-    load_heed_tensors(model, tensors)
+    model, gold = load(name)
     sp = spm.SentencePieceProcessor(
         model_file=os.path.join(FIXTURES, "tiny_spm.model"))
-    tags = {sp.piece_to_id(t) for t in config["target_tags"].values()}
+    tags = {sp.piece_to_id(t) for t in model.config["target_tags"].values()}
     special = {sp.bos_id(), sp.eos_id(), sp.pad_id()} | tags
     out = []
     for b, source in enumerate(gold["sources"]):

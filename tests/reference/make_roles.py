@@ -13,19 +13,13 @@ tests/fixtures/tiny_spm.model, and writes tests/fixtures/tiny_*_roles.json.
 """
 import json
 import os
-import sys
 
 import numpy as np
 import sentencepiece as spm
 import torch
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "models", "recipe"))
-import heedfile  # noqa: E402
-from transformer import Transformer, load_heed_tensors  # noqa: E402
+from fixture import FIXTURES, load
 
-FIXTURES = os.path.join(ROOT, "tests", "fixtures")
 FIELDS = ("confidence", "previous", "same", "next", "rare", "boundary",
           "distance", "rows")
 
@@ -66,15 +60,12 @@ def roles(weights, causal, diagonal, boundary, rarity):
 
 @torch.no_grad()
 def make(name):
-    _, config, tensors = heedfile.read(os.path.join(FIXTURES, name + ".heed"))
-    gold = json.load(open(os.path.join(FIXTURES, name + ".json")))
-    model = Transformer(config).eval()
-    load_heed_tensors(model, tensors)
+    model, gold = load(name)
     sp = spm.SentencePieceProcessor(
         model_file=os.path.join(FIXTURES, "tiny_spm.model"))
     bos = sp.bos_id()
     special = {bos, sp.eos_id(), sp.pad_id()}
-    special |= {sp.piece_to_id(t) for t in config["target_tags"].values()}
+    special |= {sp.piece_to_id(t) for t in model.config["target_tags"].values()}
 
     def rarity(ids):
         return np.array([np.inf if i in special else sp.get_score(i)
