@@ -10,7 +10,8 @@ on the same pieces, averaged over pieces and sentences.
 
 Pictures: cross-attention of every layer and head and its mean over heads,
 the norm-based contributions (Kobayashi et al. 2020) of every head, their
-mean over heads and the whole layer's ‖Σ_h α f(x)‖. Multi30k
+mean over heads and the whole layer's ‖Σ_h α f(x)‖, and ALTI+ (Ferrando
+et al. 2022) rolled up to each decoder layer, its source columns. Multi30k
 test_2016_flickr and tatoeba-test-v2021-08-07, the first N sentences of
 each, both directions; the engine's defaults, erasure by removal. Writes
 models/eval/faithfulness.json and prints the table.
@@ -64,10 +65,13 @@ def pictures(att):
     cross = np.asarray(att["cross"])  # (L, H, T, S)
     contrib = np.asarray(att["contributions"]["cross"])
     layer = np.asarray(att["contributions"]["layer"]["cross"])  # (L, T, S)
+    alti = np.asarray(att["alti"]["decoder"])  # (L, T, S + T)
+    sources = cross.shape[3]
     for l in range(cross.shape[0]):
         out[f"attention {l} mean"] = cross[l].mean(0)
         out[f"contributions {l} mean"] = contrib[l].mean(0)
         out[f"contributions {l} layer"] = layer[l]
+        out[f"alti {l}"] = alti[l, :, :sources]
         for h in range(cross.shape[1]):
             out[f"attention {l}.{h}"] = cross[l, h]
             out[f"contributions {l}.{h}"] = contrib[l, h]
@@ -101,7 +105,8 @@ def measure(heed, model, lines, to):
         for k in range(0, len(lines), CHUNK):
             subprocess.run(
                 [heed, "translate", "--model", model, "--to", to,
-                 "--contributions", "1", "--erasure", "remove",
+                 "--contributions", "1", "--alti", "1",
+                 "--erasure", "remove",
                  "--attention-json", path],
                 input="\n".join(lines[k:k + CHUNK]) + "\n", text=True,
                 check=True, stdout=subprocess.DEVNULL)

@@ -12,7 +12,9 @@ the target pieces (confidence), the lowest piece probability, the mean
 entropy of the steps, and the source share, ‖cross‖ / (‖cross‖ + ‖self‖)
 of the sublayer norms averaged over decoder layers and steps (low: the
 decoder wrote from its own words, not the source; after Ferrando et al.
-2022 and Dale et al. 2023). Writes models/eval/quality.json, with the
+2022 and Dale et al. 2023), and ALTI+'s source contribution (Ferrando et
+al. 2022; the last decoder layer's source columns, summed per step and
+averaged over steps), the signal Dale et al. used. Writes models/eval/quality.json, with the
 threshold of the page's warning mark (the best signal's top 10%) and what
 that mark is worth.
 """
@@ -44,10 +46,14 @@ def signals(s):
                        float)  # (layers, T, 4)
     share = norms[:, :, 3] / np.maximum(norms[:, :, 3] + norms[:, :, 1],
                                         1e-9)
+    alti = np.asarray(s["attention"]["alti"]["decoder"][-1], float)
+    sources = len(s["sourcePieces"])  # (T, S + T): source columns first
     return {"mean log-probability": float(np.mean(np.log(p))),
             "lowest piece probability": float(np.min(p)),
             "mean entropy (negated)": -float(np.mean(s["entropies"])),
-            "source share": float(np.mean(share))}
+            "source share": float(np.mean(share)),
+            "ALTI+ source contribution":
+                float(np.mean(alti[:, :sources].sum(1)))}
 
 
 def measure(sources, references, to):
@@ -57,7 +63,8 @@ def measure(sources, references, to):
         for k in range(0, len(sources), CHUNK):
             out = subprocess.run(
                 [HEED, "translate", "--model", MODEL, "--to", to,
-                 "--contributions", "1", "--attention-json", path],
+                 "--contributions", "1", "--alti", "1",
+                 "--attention-json", path],
                 input="\n".join(sources[k:k + CHUNK]) + "\n", text=True,
                 capture_output=True, check=True).stdout.split("\n")
             with open(path) as f:
