@@ -1,7 +1,8 @@
 // What each explanation costs, measured against the plain translation in
 // the same run (a benchmark, not a test): the same lines translated with
 // every option off, then with attention, token confidence, the logit lens
-// contributions, ALTI+, one head's query/key vectors and erasure on, in
+// contributions, ALTI+, one head's query/key vectors, erasure and a
+// contrastive explanation on, in
 // interleaved rounds;
 // prints each configuration's median time and its ratio to the plain one.
 //   explain_bench [MODEL] [ROUNDS] [SIMD]
@@ -76,6 +77,38 @@ double Seconds(const heed::Translator& t, const heed::TranslateOptions& o) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+// The page's "why not?" at the middle step of each line: two erasure
+// requests forced through the prefix, one ending in the chosen piece and
+// one in the step's second-best candidate (Yin & Neubig 2022).
+double ContrastiveSeconds(const heed::Translator& t) {
+  heed::TranslateOptions plain;
+  plain.to = "de";
+  plain.attention = true;  // for the candidates of each step
+  std::vector<std::vector<std::string>> forced;
+  for (const char* line : kLines) {
+    const heed::SentenceResult s = t.Translate(line, plain).sentences[0];
+    const std::vector<std::string>& pieces = s.best.pieces;
+    const size_t step = pieces.size() / 2;
+    std::vector<std::string> prefix(pieces.begin(), pieces.begin() + step);
+    prefix.push_back(pieces[step]);
+    forced.push_back(prefix);
+    const std::vector<heed::Alternative>& options = s.alternatives[step];
+    prefix.back() = options.size() > 1 && options[0].piece == pieces[step]
+                        ? options[1].piece
+                        : options[0].piece;
+    forced.push_back(prefix);
+  }
+  const auto t0 = Clock::now();
+  for (size_t i = 0; i < forced.size(); ++i) {
+    heed::TranslateOptions o;
+    o.to = "de";
+    o.erasure = "remove";
+    o.target_prefix_pieces = forced[i];
+    t.Translate(kLines[i / 2], o);
+  }
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -87,7 +120,7 @@ int main(int argc, char** argv) {
     if (argc > 3) heed::ops::LimitSimdTarget(argv[3]);
     const heed::Translator t = heed::Translator::FromFile(model);
     constexpr size_t n = std::size(kConfigs);
-    std::vector<std::vector<double>> times(n);
+    std::vector<std::vector<double>> times(n + 1);  // and contrastive
     for (int round = 0; round < rounds; ++round) {
       for (size_t c = 0; c < n; ++c) {
         heed::TranslateOptions o;
@@ -95,6 +128,7 @@ int main(int argc, char** argv) {
         kConfigs[c].set(o);
         times[c].push_back(Seconds(t, o));
       }
+      times[n].push_back(ContrastiveSeconds(t));
     }
     auto median = [](std::vector<double> v) {
       std::sort(v.begin(), v.end());
@@ -109,6 +143,9 @@ int main(int argc, char** argv) {
       std::cout << "| " << kConfigs[c].name << " | " << m * 1000 << " | "
                 << m / plain << " |\n";
     }
+    const double m = median(times[n]);
+    std::cout << "| contrastive \"why not?\" at the middle step | " << m * 1000
+              << " | " << m / plain << " |\n";
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "explain_bench: " << e.what() << "\n";
