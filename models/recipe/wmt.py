@@ -8,6 +8,7 @@ lines are test data (held_out) and never training pairs.
 """
 import gzip
 import os
+import re
 
 import data
 
@@ -17,6 +18,27 @@ TRAIN = ["newstest2021.de-en", "newstest2021.en-de", "generaltest2022.de-en",
 HELD_OUT = ["generaltest2023.de-en", "generaltest2023.en-de"]
 # WMT24's deliberately weak baselines: ranked last by the human evaluation.
 WEAK_SYSTEMS = ("CycleL.txt", "CycleL2.txt")
+# Paragraphs longer than this (characters, either side) would mostly be
+# cut by train.py's 100-piece limit: they are split into sentences.
+LONG = 350
+# A sentence end: . ! ? or … (not a digit's full stop, as in "3. Oktober"),
+# perhaps a closing quote or bracket, space, then a capital, digit or opening
+# quote.
+_END = re.compile(r'(?:(?<=[.!?…])(?<![0-9]\.)|(?<=[.!?…]["”“»«)\']))\s+'
+                  r'(?=["„“«»(\']?[A-ZÄÖÜ0-9])')
+
+
+def sentences(text):
+    return [s.strip() for s in _END.split(text) if s.strip()]
+
+
+def split_long(en, de):
+    """A long paragraph pair as sentence pairs where both sides have as
+    many sentences (about two in three of them), else as it is."""
+    if len(en) <= LONG and len(de) <= LONG:
+        return [(en, de)]
+    a, b = sentences(en), sentences(de)
+    return list(zip(a, b)) if len(a) == len(b) else [(en, de)]
 
 
 def rows(name):
@@ -40,13 +62,13 @@ def as_en_de(name, source, target):
 
 def pairs():
     """[(en, de)] of every training file: references and systems'
-    outputs, without the weak baselines."""
+    outputs, without the weak baselines, long paragraphs split."""
     out = []
     for name in TRAIN:
         for source, target, origin in rows(name):
             if origin.endswith(WEAK_SYSTEMS):
                 continue
-            out.append(as_en_de(name, source, target))
+            out.extend(split_long(*as_en_de(name, source, target)))
     return out
 
 
@@ -55,8 +77,10 @@ def held_out():
     seen = set()
     for name in HELD_OUT:
         for source, target, _ in rows(name):
-            seen.add(data.norm(source))
-            seen.add(data.norm(target))
+            for line in (source, target):
+                seen.add(data.norm(line))
+                if len(line) > LONG:
+                    seen.update(data.norm(x) for x in sentences(line))
     return seen
 
 
