@@ -1000,6 +1000,22 @@ test("the page fits a phone screen", async () => {
     await page.screenshot({ path: join(shots, `${view}-390.png`), fullPage: true });
   }
   assert.ok((await pixels("#canvas-steps")).painted > 300);
+  // The contrastive "why not?", the Contributions view with ALTI+ and the
+  // unsure mark fit the phone too.
+  await page.click("#step-candidates button.why-not");
+  await page.waitForSelector("#step-contrast[data-done]", { timeout: 60000 });
+  await page.screenshot({ path: join(shots, "why-not-390.png"), fullPage: true });
+  await openView("contributions");
+  await page.waitForFunction(() => document.getElementById("contrib-note").textContent.length > 0, null, { timeout: 60000 });
+  assert.ok((await pixels("#canvas-contrib-alti")).painted > 300);
+  await page.screenshot({ path: join(shots, "contributions-390.png"), fullPage: true });
+  await choose("#direction", "en-de");
+  await translated(() => page.fill("#source", "A short-circuit was reported to have occurred there during sawing.")
+    .then(() => page.click("#translate")));
+  await page.waitForSelector("#target > span.unsure-sentence");
+  await page.screenshot({ path: join(shots, "unsure-390.png"), fullPage: false });
+  const wider = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(wider <= 0, `with the views opened the page is ${wider} px wider than the phone`);
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
