@@ -25,7 +25,10 @@ export interface CreateOptions {
    * SharedArrayBuffer: a cross-origin isolated page (COOP + COEP headers),
    * or Node. Default: min(4, cores) on such a page, 1 elsewhere and in Node.
    * Where the threaded engine cannot load, one thread runs; info().threads
-   * says which.
+   * says which. A call of one sentence runs on the single-threaded engine
+   * (a second thread cannot share it, and the threaded engine is slower on
+   * one thread); the threaded engine loads its own copy of the model on the
+   * first call of several sentences or HTML. Result.threads says which ran.
    */
   threads?: number;
 }
@@ -255,6 +258,8 @@ export interface Result {
   sentences: Sentence[];
   /** With { html: true }: every inline element of the text, in order, and the words it was put around. */
   tags?: HtmlTag[];
+  /** Threads this call was decoded on: 1 for one sentence, the translator's threads for more. */
+  threads: number;
   /**
    * With { alignments: true }: [source word, target word] pairs, words counted
    * from 0 at white space in the text and its translation (Pharaoh i-j), from

@@ -10,7 +10,7 @@
 // message says what is wrong, and the translator keeps working.
 
 import { defaultThreads, loadEngine, readModel, toUrl } from "./load.js";
-import { isNode } from "./node.js";
+import { canShareMemory, isNode } from "./node.js";
 import { checkOptions, checkText, readCallOptions } from "./options.js";
 import { createWorkerTranslator } from "./remote.js";
 import { abortError, guardCallback, makeQueue } from "./requests.js";
@@ -85,15 +85,55 @@ function holdEngine(module, engine) {
   };
 }
 
-async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
-  let [{ engine: engineModule, threads: running }, bytes] =
-    await Promise.all([loadEngine(wasmUrl, threads), readModel(model, onProgress)]);
-  const loaded = engineModule.Engine.load(bytes, running);
-  bytes = null;  // the engine has its own copy
+// A call with a single sentence is one batch, which a second thread cannot
+// share, and the threaded engine (atomics, a locked allocator) runs it
+// slower than the single-threaded one. So a translator with several threads
+// holds both: the single-threaded engine answers every call, except those
+// of several sentences (or HTML) once the threaded one is up; the threaded
+// engine gets its copy of the model on its first such call.
+// The model `bytes` loaded into an engine module, held (holdEngine).
+function startEngine(module, bytes, threads) {
+  const loaded = module.Engine.load(bytes, threads);
   if (loaded.error !== undefined) throw new Error(`heed: ${loaded.error}`);
-  const { live, use, stopping, heapBytes, dispose } = holdEngine(engineModule, loaded.engine);
-  engineModule = null;
+  return holdEngine(module, loaded.engine);
+}
+
+async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
+  let [{ engine: singleModule }, pooled, bytes] = await Promise.all([
+    loadEngine(wasmUrl, 1),
+    threads > 1 && canShareMemory() ? loadEngine(wasmUrl, threads) : null,
+    readModel(model, onProgress)]);
+  let running = pooled?.threads ?? 1;  // 1: the threaded engine is not served
+  if (running === 1) pooled = null;
+  const single = startEngine(singleModule, bytes, 1);
+  singleModule = null;
+  let wide = null;  // the threaded engine, once it holds the model
+  if (!pooled) bytes = null;  // the engine has its own copy
+  let disposed = false;
+  const { live } = single;
+  const stopping = () => disposed;
   const queue = makeQueue();
+
+  // The engine for `text`: the threaded one where its sentences can be
+  // decoded at once.
+  const pick = (text, rest) => {
+    if (!wide && !pooled) return single;
+    if (!rest.html && single.use((e) => e.split(text)).filter((s) => s.sentence).length < 2) return single;
+    if (!wide) {
+      try {
+        wide = startEngine(pooled.engine, bytes, running);
+      } catch {
+        // No room for a second copy of the model: one thread from now on.
+        pooled.engine.heedWorkers?.().forEach((w) => w.terminate());
+        running = 1;
+      }
+      pooled = bytes = null;
+    }
+    return wide ?? single;
+  };
+  // Threads the call ran on, for the result.
+  const threadsOf = (engine) => (engine === single ? 1 : running);
+  const heapBytes = () => single.heapBytes() + (wide?.heapBytes() ?? 0);
 
   return {
     translate(text, options = {}) {
@@ -112,11 +152,14 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
         // Polled between decoding steps: an abort from a callback (or, in
         // the worker, from the page through shared memory) stops the call.
         const cancelled = (signal || onSentence) && (() => stopping() || Boolean(signal?.aborted));
-        const r = use((e) => e.translate(text, checkOptions(rest), each, cancelled));
+        const checkedOptions = checkOptions(rest);
+        const engine = pick(text, checkedOptions);
+        const r = engine.use((e) => e.translate(text, checkedOptions, each, cancelled));
         live();  // disposed by its own onSentence
         guard?.rethrow();
         checked(r);
         if (!onSentence) r.sentences.forEach(prepareSentence);
+        r.threads = threadsOf(engine);
         return summarise(r);
       });
     },
@@ -135,7 +178,8 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
         live();
         checkText(text);
         const cancelled = signal && (() => stopping() || Boolean(signal.aborted));
-        const r = use((e) => e.exportJson(text, checkOptions(rest), cancelled));
+        const checkedOptions = checkOptions(rest);
+        const r = pick(text, checkedOptions).use((e) => e.exportJson(text, checkedOptions, cancelled));
         checked(r);
         return r.json;
       });
@@ -145,23 +189,29 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
       if (!Number.isInteger(positions) || positions < 0 || positions > MAX_POSITIONS) {
         throw new RangeError(`heed: positions must be a whole number in [0, ${MAX_POSITIONS}]`);
       }
-      const r = use((e) => e.positional(positions));
+      const r = single.use((e) => e.positional(positions));
       checked(r);
       return { positions, dims: r.dims, values: r.values };
     },
     async split(text) {
       live();
       checkText(text);
-      return use((e) => e.split(text));
+      return single.use((e) => e.split(text));
     },
     info() {
-      return use((e) => {
+      return single.use((e) => {
         const i = e.info();
         return { ...i, heapBytes: heapBytes(), threads: running };
       });
     },
-    // Frees the engine and lets the module's memory be collected even while
-    // this object is still referenced.
-    dispose,
+    // Frees the engines and lets the modules' memory be collected even
+    // while this object is still referenced.
+    dispose() {
+      disposed = true;
+      single.dispose();
+      wide?.dispose();
+      pooled?.engine.heedWorkers?.().forEach((w) => w.terminate());
+      pooled = bytes = null;
+    },
   };
 }

@@ -49,6 +49,23 @@ test("two threads give the one-thread translation, sentence for sentence", async
   t.diagnostic("40 lines as one paragraph, beam 1 and 4, batches of 32, 8 and 3");
 });
 
+test("one sentence runs on the single-threaded engine, a paragraph on the threaded one", async () => {
+  const fresh = await createTranslator({ model: shippedInt8, threads: 2 });
+  const heap = fresh.info().heapBytes;
+  const alone = await fresh.translate("A dog runs in the park.", { to: "de", beam: 4 });
+  assert.equal(alone.threads, 1);
+  assert.equal(fresh.info().heapBytes, heap, "the threaded engine took the model for one sentence");
+  const paragraphResult = await fresh.translate(paragraph(6), { to: "de" });
+  assert.equal(paragraphResult.threads, 2);
+  assert.ok(fresh.info().heapBytes > heap, "the threaded engine holds its own copy of the model");
+  // Either engine, the same translation.
+  assert.equal(alone.text, (await one.translate("A dog runs in the park.", { to: "de", beam: 4 })).text);
+  assert.equal((await fresh.translate("A dog runs in the park.", { to: "de", html: true })).threads, 2);
+  assert.equal((await one.translate(paragraph(6), { to: "de" })).threads, 1);
+  fresh.dispose();
+  await assert.rejects(fresh.translate("A dog.", { to: "de" }), /disposed/);
+});
+
 test("with two threads, attention and contributions equal one thread's", async () => {
   const [a, b] = await Promise.all([createTranslator({ model: tiny, threads: 1 }),
                                     createTranslator({ model: tiny, threads: 2 })]);
