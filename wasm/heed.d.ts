@@ -27,8 +27,9 @@ export interface CreateOptions {
    * Where the threaded engine cannot load, one thread runs; info().threads
    * says which. A call of one sentence runs on the single-threaded engine
    * (a second thread cannot share it, and the threaded engine is slower on
-   * one thread); the threaded engine loads its own copy of the model on the
-   * first call of several sentences or HTML. Result.threads says which ran.
+   * one thread); the threaded engine is fetched and loads its own copy of
+   * the model on the first call of several sentences or HTML.
+   * Result.threads says which ran.
    */
   threads?: number;
 }

@@ -9,8 +9,8 @@
 // Requests run one at a time, in order; errors reject with an Error whose
 // message says what is wrong, and the translator keeps working.
 
-import { defaultThreads, loadEngine, readModel, toUrl } from "./load.js";
-import { canShareMemory, isNode } from "./node.js";
+import { defaultThreads, loadEngine, prepareEngine, readModel, toUrl } from "./load.js";
+import { isNode } from "./node.js";
 import { checkOptions, checkText, readCallOptions } from "./options.js";
 import { createWorkerTranslator } from "./remote.js";
 import { abortError, guardCallback, makeQueue } from "./requests.js";
@@ -89,8 +89,9 @@ function holdEngine(module, engine) {
 // share, and the threaded engine (atomics, a locked allocator) runs it
 // slower than the single-threaded one. So a translator with several threads
 // holds both: the single-threaded engine answers every call, except those
-// of several sentences (or HTML) once the threaded one is up; the threaded
-// engine gets its copy of the model on its first such call.
+// of several sentences (or HTML); the threaded engine is fetched, started
+// and given its copy of the model on the first such call, so that a page
+// that translates one sentence never downloads it.
 // The model `bytes` loaded into an engine module, held (holdEngine).
 function startEngine(module, bytes, threads) {
   const loaded = module.Engine.load(bytes, threads);
@@ -101,7 +102,7 @@ function startEngine(module, bytes, threads) {
 async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
   let [{ engine: singleModule }, pooled, bytes] = await Promise.all([
     loadEngine(wasmUrl, 1),
-    threads > 1 && canShareMemory() ? loadEngine(wasmUrl, threads) : null,
+    threads > 1 ? prepareEngine(wasmUrl, threads) : null,
     readModel(model, onProgress)]);
   let running = pooled?.threads ?? 1;  // 1: the threaded engine is not served
   if (running === 1) pooled = null;
@@ -116,18 +117,22 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
 
   // The engine for `text`: the threaded one where its sentences can be
   // decoded at once.
-  const pick = (text, rest) => {
+  const pick = async (text, rest) => {
     if (!wide && !pooled) return single;
     if (!rest.html && single.use((e) => e.split(text)).filter((s) => s.sentence).length < 2) return single;
     if (!wide) {
+      let module = null;
       try {
-        wide = startEngine(pooled.engine, bytes, running);
+        module = await pooled.start();
+        if (!disposed) wide = startEngine(module, bytes, running);
       } catch {
-        // No room for a second copy of the model: one thread from now on.
-        pooled.engine.heedWorkers?.().forEach((w) => w.terminate());
+        // Not loadable, or no room for a second copy of the model: one
+        // thread from now on.
         running = 1;
       }
+      if (!wide) module?.heedWorkers?.().forEach((w) => w.terminate());
       pooled = bytes = null;
+      live();  // throws if disposed while the engine was loading
     }
     return wide ?? single;
   };
@@ -144,7 +149,7 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
         return Promise.reject(e);
       }
       const { signal, onSentence, rest } = call;
-      return queue(signal, () => {
+      return queue(signal, async () => {
         live();
         checkText(text);
         const guard = onSentence && guardCallback(onSentence);
@@ -153,7 +158,7 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
         // the worker, from the page through shared memory) stops the call.
         const cancelled = (signal || onSentence) && (() => stopping() || Boolean(signal?.aborted));
         const checkedOptions = checkOptions(rest);
-        const engine = pick(text, checkedOptions);
+        const engine = await pick(text, checkedOptions);
         const r = engine.use((e) => e.translate(text, checkedOptions, each, cancelled));
         live();  // disposed by its own onSentence
         guard?.rethrow();
@@ -174,12 +179,12 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
         return Promise.reject(e);
       }
       const { signal, rest } = call;
-      return queue(signal, () => {
+      return queue(signal, async () => {
         live();
         checkText(text);
         const cancelled = signal && (() => stopping() || Boolean(signal.aborted));
         const checkedOptions = checkOptions(rest);
-        const r = pick(text, checkedOptions).use((e) => e.exportJson(text, checkedOptions, cancelled));
+        const r = (await pick(text, checkedOptions)).use((e) => e.exportJson(text, checkedOptions, cancelled));
         checked(r);
         return r.json;
       });
@@ -210,7 +215,6 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
       disposed = true;
       single.dispose();
       wide?.dispose();
-      pooled?.engine.heedWorkers?.().forEach((w) => w.terminate());
       pooled = bytes = null;
     },
   };

@@ -52,9 +52,12 @@ async function importThreadedEngine(url, threads) {
   return { create, options, url: new URL("heed_engine_threads.wasm", url) };
 }
 
-// The engine module, with `threads` threads when that many can run (its
-// `threads` says how many it has).
-export async function loadEngine(wasmUrl, threads) {
+// The engine module's glue, with `threads` threads when that many can run
+// (its `threads` says how many it has), and `start()`, which fetches and
+// compiles the WebAssembly and resolves to the module. The glue is small;
+// the WebAssembly is what costs, so a caller can know the thread count now
+// and start the engine when it needs it.
+export async function prepareEngine(wasmUrl, threads) {
   let url = wasmUrl ? await toUrl(wasmUrl) : new URL("./heed_engine.wasm", import.meta.url);
   if (isNode) {
     // Emscripten's ES module output reads __dirname and require, which
@@ -75,15 +78,24 @@ export async function loadEngine(wasmUrl, threads) {
   } else {
     threads = 1;
   }
-  const wasmBinary = await engineBytes(url);
-  // Emscripten reports a module it cannot compile through onAbort.
-  const engine = await new Promise((resolve, reject) => {
-    const fail = (what) => reject(new Error(`heed: cannot start the engine from ${url}: ${what}`));
-    create({ ...options, wasmBinary, onAbort: fail }).then(resolve, (e) => fail(e?.message ?? e));
-  });
-  // Idle pool workers must not keep Node running.
-  if (isNode) engine.heedWorkers?.().forEach((w) => w.unref());
-  return { engine, threads };
+  const start = async () => {
+    const wasmBinary = await engineBytes(url);
+    // Emscripten reports a module it cannot compile through onAbort.
+    const engine = await new Promise((resolve, reject) => {
+      const fail = (what) => reject(new Error(`heed: cannot start the engine from ${url}: ${what}`));
+      create({ ...options, wasmBinary, onAbort: fail }).then(resolve, (e) => fail(e?.message ?? e));
+    });
+    // Idle pool workers must not keep Node running.
+    if (isNode) engine.heedWorkers?.().forEach((w) => w.unref());
+    return engine;
+  };
+  return { threads, start };
+}
+
+// The engine module, started (prepareEngine).
+export async function loadEngine(wasmUrl, threads) {
+  const prepared = await prepareEngine(wasmUrl, threads);
+  return { engine: await prepared.start(), threads: prepared.threads };
 }
 
 // The model's response: from the Cache API when the kept copy is still the

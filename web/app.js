@@ -397,7 +397,9 @@ $("copy-link").addEventListener("click", async () => {
 
 // The page and the engine are kept for offline use after the first visit
 // (sw.js); a browser without service workers simply loads them each time.
-navigator.serviceWorker?.register("sw.js").catch(() => {});
+// Registered once the first translation is done, so that its copies of the
+// files the page has fetched are revalidated (304), not downloaded again.
+const keepForOffline = () => navigator.serviceWorker?.register("sw.js").catch(() => {});
 openLink();
 fillExamples();
 try {
@@ -408,8 +410,9 @@ try {
   $("tour-open").addEventListener("click", () => tour.open());
   $("translate").disabled = false;
   document.body.dataset.ready = "true";
-  translate();
+  translate().finally(keepForOffline);
 } catch (e) {
   $("load-status").textContent = "The translation engine could not be loaded.";
   showError(e);
+  keepForOffline();
 }

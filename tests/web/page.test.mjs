@@ -138,10 +138,13 @@ test("the cross-origin isolated page decodes a paragraph on several threads, as 
     const text = "A man rides a bike. Two dogs play in the snow. A woman reads a book in the park. " +
       "Children are swimming in a lake. An old man sits on a bench. A girl in a red dress is dancing.";
     const before = await p.getAttribute("#target", "data-done");
+    const engines = [];
+    p.on("response", (r) => { if (r.url().endsWith(".wasm")) engines.push(r.url().split("/").pop()); });
     await p.fill("#source", text);
     await p.click("#translate");
     await p.waitForFunction((b) => document.getElementById("target").dataset.done !== b, before, { timeout: 60000 });
     assert.equal(await p.textContent("#target"), native(text, "de", 4));
+    assert.deepEqual(engines, ["heed_engine_threads.wasm"], "six sentences: the threaded engine");
   } finally {
     await p.close();
   }
@@ -936,16 +939,18 @@ test("the page and engine are served compressed, and a second visit transfers al
   try {
     const page1 = await context.newPage();
     const first = await visit(page1);
-    // The page is cross-origin isolated: the threaded engine is the one it loads.
-    const wasm = first.responses.find((r) => r.url().endsWith("heed_engine_threads.wasm"));
-    assert.ok(wasm, "the threaded engine was not loaded");
+    // One sentence runs on the single-threaded engine; the threaded one
+    // comes with the first call of several sentences.
+    const wasm = first.responses.find((r) => r.url().endsWith("/heed_engine.wasm"));
+    assert.ok(wasm, "the single-threaded engine was not loaded");
     assert.equal(wasm.headers()["content-encoding"], "br");
+    assert.ok(!first.responses.some((r) => r.url().endsWith("heed_engine_threads.wasm")), "the threaded engine was loaded");
     await page1.close();
     const second = await visit(await context.newPage());
     t.diagnostic(`transferred: first visit ${(first.bytes / 1e6).toFixed(2)} MB, second ${(second.bytes / 1e3).toFixed(1)} KB`);
-    // The model (8.47 MB), and brotli'd: both engines (the service worker
-    // keeps the one without threads too, 0.53 MB), the language detector's
-    // model (0.14 MB), the page and the module.
+    // The model (8.47 MB), and brotli'd: the single-threaded engine (0.26
+    // MB), the language detector's model (0.14 MB), the page and the module
+    // (the service worker fetches the threaded engine for itself).
     assert.ok(first.bytes < 8.47e6 + 0.65e6, `first visit ${first.bytes} bytes`);
     assert.ok(second.bytes < 50e3, `second visit ${second.bytes} bytes`);
   } finally {
