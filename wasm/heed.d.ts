@@ -26,9 +26,11 @@ export interface CreateOptions {
    * or Node. Default: min(4, cores) on such a page, 1 elsewhere and in Node.
    * Where the threaded engine cannot load, one thread runs; info().threads
    * says which. A call of one sentence runs on the single-threaded engine
-   * (a second thread cannot share it, and the threaded engine is slower on
-   * one thread); the threaded engine is fetched and loads its own copy of
-   * the model on the first call of several sentences or HTML.
+   * (a second thread cannot share it, and the threaded engine runs it no
+   * faster, on some CPUs slower); the threaded engine is fetched and loads
+   * its own copy of the model on the first call of several sentences or
+   * HTML. Until then info().threads gives the threads asked for; should the
+   * threaded engine then fail to start, it gives 1 from then on.
    * Result.threads says which ran.
    */
   threads?: number;

@@ -85,13 +85,6 @@ function holdEngine(module, engine) {
   };
 }
 
-// A call with a single sentence is one batch, which a second thread cannot
-// share, and the threaded engine (atomics, a locked allocator) runs it
-// slower than the single-threaded one. So a translator with several threads
-// holds both: the single-threaded engine answers every call, except those
-// of several sentences (or HTML); the threaded engine is fetched, started
-// and given its copy of the model on the first such call, so that a page
-// that translates one sentence never downloads it.
 // The model `bytes` loaded into an engine module, held (holdEngine).
 function startEngine(module, bytes, threads) {
   const loaded = module.Engine.load(bytes, threads);
@@ -99,17 +92,51 @@ function startEngine(module, bytes, threads) {
   return holdEngine(module, loaded.engine);
 }
 
+// A call with a single sentence is one batch, which a second thread cannot
+// share, and the threaded engine (atomics, a locked allocator) runs it no
+// faster than the single-threaded one, on some CPUs slower
+// (docs/performance.md). So a translator with several threads answers such
+// calls on the single-threaded engine, and fetches and starts the threaded
+// engine (`pooled`, prepareEngine) with its own copy of the model only for
+// the first call of several sentences or HTML. Until then it keeps the
+// model's bytes (`bytes`) to give it. `engine()` resolves to the threaded
+// engine, or to null where it could not start (then one thread from now
+// on).
+function lazyEngine(pooled, bytes) {
+  let started = null, threads = pooled.threads, tried = false, disposed = false;
+  return {
+    threads: () => threads,
+    heapBytes: () => started?.heapBytes() ?? 0,
+    async engine() {
+      if (tried) return started;
+      tried = true;
+      let module = null;
+      try {
+        module = await pooled.start();
+        if (!disposed) started = startEngine(module, bytes, threads);
+      } catch {
+        threads = 1;  // not served, or no room for a second model copy
+      }
+      if (!started) module?.heedWorkers?.().forEach((w) => w.terminate());
+      bytes = null;
+      return started;
+    },
+    dispose() {
+      disposed = true;
+      started?.dispose();
+      bytes = null;
+    },
+  };
+}
+
 async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
-  let [{ engine: singleModule }, pooled, bytes] = await Promise.all([
+  const [{ engine: singleModule }, pooled, bytes] = await Promise.all([
     loadEngine(wasmUrl, 1),
     threads > 1 ? prepareEngine(wasmUrl, threads) : null,
     readModel(model, onProgress)]);
-  let running = pooled?.threads ?? 1;  // 1: the threaded engine is not served
-  if (running === 1) pooled = null;
   const single = startEngine(singleModule, bytes, 1);
-  singleModule = null;
-  let wide = null;  // the threaded engine, once it holds the model
-  if (!pooled) bytes = null;  // the engine has its own copy
+  // Threads asked for and served: the threaded engine, when a call needs it.
+  const wide = pooled?.threads > 1 ? lazyEngine(pooled, bytes) : null;
   let disposed = false;
   const { live } = single;
   const stopping = () => disposed;
@@ -118,26 +145,15 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
   // The engine for `text`: the threaded one where its sentences can be
   // decoded at once.
   const pick = async (text, rest) => {
-    if (!wide && !pooled) return single;
+    if (!wide || wide.threads() === 1) return single;
     if (!rest.html && single.use((e) => e.split(text)).filter((s) => s.sentence).length < 2) return single;
-    if (!wide) {
-      let module = null;
-      try {
-        module = await pooled.start();
-        if (!disposed) wide = startEngine(module, bytes, running);
-      } catch {
-        // Not loadable, or no room for a second copy of the model: one
-        // thread from now on.
-        running = 1;
-      }
-      if (!wide) module?.heedWorkers?.().forEach((w) => w.terminate());
-      pooled = bytes = null;
-      live();  // throws if disposed while the engine was loading
-    }
-    return wide ?? single;
+    const engine = await wide.engine();
+    live();  // throws if disposed while the engine was starting
+    return engine ?? single;
   };
   // Threads the call ran on, for the result.
-  const threadsOf = (engine) => (engine === single ? 1 : running);
+  const threadsOf = (engine) => (engine === single ? 1 : wide.threads());
+  const running = () => wide?.threads() ?? 1;
   const heapBytes = () => single.heapBytes() + (wide?.heapBytes() ?? 0);
 
   return {
@@ -206,7 +222,7 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
     info() {
       return single.use((e) => {
         const i = e.info();
-        return { ...i, heapBytes: heapBytes(), threads: running };
+        return { ...i, heapBytes: heapBytes(), threads: running() };
       });
     },
     // Frees the engines and lets the modules' memory be collected even
@@ -215,7 +231,6 @@ async function createLocalTranslator(model, onProgress, { wasmUrl, threads }) {
       disposed = true;
       single.dispose();
       wide?.dispose();
-      pooled = bytes = null;
     },
   };
 }

@@ -33,8 +33,8 @@ function serve(port) {
         const signal = flag ? { get aborted() { return Atomics.load(flag, 0) !== 0; } } : undefined;
         const result = await translator.translate(text, { ...options, onSentence, signal });
         if (stream) {  // the sentences went ahead, their buffers with them
-          const { text: t, targetTokenCount, timings } = result;
-          post({ id, result: { text: t, targetTokenCount, timings } });
+          const { text: t, targetTokenCount, timings, threads } = result;
+          post({ id, result: { text: t, targetTokenCount, timings, threads } });
         } else {
           post({ id, result }, buffersOf(result));
         }

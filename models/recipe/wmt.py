@@ -34,11 +34,16 @@ def sentences(text):
 
 def split_long(en, de):
     """A long paragraph pair as sentence pairs where both sides have as
-    many sentences (about two in three of them), else as it is."""
+    many sentences and each pair's lengths are alike (a false boundary,
+    as after "Dr." or "z. B.", shifts the pairs and breaks that), else as
+    it is."""
     if len(en) <= LONG and len(de) <= LONG:
         return [(en, de)]
-    a, b = sentences(en), sentences(de)
-    return list(zip(a, b)) if len(a) == len(b) else [(en, de)]
+    pairs = list(zip(sentences(en), sentences(de)))
+    if len(pairs) != len(sentences(en)) or len(pairs) != len(sentences(de)):
+        return [(en, de)]
+    alike = all(0.5 <= (len(a) + 10) / (len(b) + 10) <= 2 for a, b in pairs)
+    return pairs if alike else [(en, de)]
 
 
 def rows(name):
@@ -77,10 +82,9 @@ def held_out():
     seen = set()
     for name in HELD_OUT:
         for source, target, _ in rows(name):
-            for line in (source, target):
+            for line in (source, target):  # and each of its sentences
                 seen.add(data.norm(line))
-                if len(line) > LONG:
-                    seen.update(data.norm(x) for x in sentences(line))
+                seen.update(data.norm(x) for x in sentences(line))
     return seen
 
 

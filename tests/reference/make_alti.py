@@ -28,7 +28,6 @@ import torch
 from fixture import FIXTURES, head_outputs, load
 
 
-
 def block(mha, norm, pre_norm, x, value, weights, output, column):
     """(rows, n + column) contributions of one attention block."""
     x = x.double()

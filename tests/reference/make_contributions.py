@@ -23,7 +23,6 @@ import torch
 from fixture import FIXTURES, head_outputs, load
 
 
-
 def head_norms(mha, value, heads):
     """(heads, n): ‖(v_j)_h W_O^h‖."""
     return head_outputs(mha, value, heads).norm(dim=-1)

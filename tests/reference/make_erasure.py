@@ -21,7 +21,6 @@ import torch
 from fixture import FIXTURES, load
 
 
-
 @torch.no_grad()
 def forced(model, source, inputs, target):
     """log p(target_t | source, target_<t), one per step (double)."""

@@ -427,6 +427,14 @@ test("contributions show raw attention, what tokens add and rollout side by side
   assert.equal(altiShares.length, last.length);
   altiShares.forEach((v, i) => assert.ok(Math.abs(v - last[i].slice(0, sources).reduce((a, b) => a + b, 0)) < 1e-3, `word ${i}`));
   await page.screenshot({ path: join(shots, "contributions-1280.png"), fullPage: true });
+  // The decoder's self-attention: ALTI+'s target-prefix part, which no
+  // source column leaks into (its map is causal).
+  const cross = await pixels("#canvas-contrib-alti");
+  await page.selectOption("#contrib-kind", "decoder");
+  await page.waitForSelector("#contrib-faithfulness[hidden]", { state: "attached" });
+  const prefix = await pixels("#canvas-contrib-alti");
+  assert.ok(prefix.painted > 300);
+  assert.notEqual(prefix.hash, cross.hash, "the decoder's map is not cross-attention's");
   await page.selectOption("#contrib-kind", "encoder");
 });
 

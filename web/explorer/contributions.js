@@ -15,8 +15,9 @@ import { css, viridis } from "../views/color.js";
 import { layerGrid } from "../views/table.js";
 import { drawHeatmap } from "../views/heatmap.js";
 
-// canvases: { raw, weighted, third }; kind "encoder", "decoder" or "cross".
-// The third map is the encoder's rollout or cross-attention's erasure.
+// canvases: { raw, weighted, third, alti }; kind "encoder", "decoder" or
+// "cross". The third map is the encoder's rollout or cross-attention's
+// erasure; the fourth ALTI+ up to the layer.
 function drawContributions(canvases, sentence, kind, layer, head, width) {
   const a = sentence.attention;
   const [rows, cols] = shape(a, kind);
@@ -149,7 +150,7 @@ export function mount(root, ctx) {
       if (!ctx.current(sel)) return;  // another sentence was chosen meanwhile
       const kind = root.querySelector("#contrib-kind").value;
       const l = sel.layer(kind), h = sel.head;
-      const w = Math.max(240, (root.clientWidth - 48) / (window.innerWidth > 900 ? 3 : 1));
+      const w = Math.max(240, (root.clientWidth - 48) / (window.innerWidth > 900 ? 2 : 1));  // 2 × 2
       const maps = drawContributions({ raw: root.querySelector("#canvas-contrib-raw"),
         weighted: root.querySelector("#canvas-contrib-weighted"),
         third: root.querySelector("#canvas-contrib-third"),
