@@ -197,6 +197,9 @@ class Hostile(unittest.TestCase):
                 (b"transformer-train-positions: false",
                  b"transformer-train-positions: true",
                  "transformer-train-positions"),
+                (b"transformer-train-position-embeddings: false",
+                 b"transformer-train-position-embeddings: true",
+                 "transformer-train-position-embeddings"),
                 (b"type: transformer", b"type: s2s", "type")):
             self.refused(self.with_yml(old, new), message)
 

@@ -147,6 +147,8 @@ def model_yml(c):
         "transformer-postprocess: dan",
         "transformer-postprocess-emb: d",
         "transformer-postprocess-top: \"\"",
+        # Marian's option, and the name its transformer reads.
+        "transformer-train-position-embeddings: false",
         "transformer-train-positions: false",
         "tied-embeddings: true",
         "tied-embeddings-src: true",
@@ -315,6 +317,7 @@ def read_marian(path):
 _REQUIRED = {"type": "transformer", "transformer-preprocess": "",
              "transformer-postprocess": "dan",
              "transformer-train-positions": False,
+             "transformer-train-position-embeddings": False,
              "transformer-decoder-autoreg": "self-attention",
              "transformer-ffn-depth": 2}
 # Marian's gelu is x·σ(1.702x), neither of heed's: refused.
