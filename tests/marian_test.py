@@ -1,5 +1,6 @@
 """Marian models in and out (models/recipe/marian.py): the round trip
 heed -> Marian -> heed, Marian's conventions, and hostile Marian files."""
+import json
 import os
 import struct
 import subprocess
@@ -63,6 +64,106 @@ class RoundTrip(unittest.TestCase):
             out = os.path.join(work, "back.heed")
             marian.import_model(npz, vocabs, out)
             self.assertEqual(translate(TINY), translate(out))
+
+
+def opus_mt_like(work, extra=(), drop=()):
+    """TINY as OPUS-MT ships a model: an .npz whose rows follow a vocab.yml
+    (</s> 0, <unk> 1, the rest shuffled, no <pad>; `extra` entries only the
+    vocabulary has, `drop`ped pieces it lacks), beside the unchanged
+    SentencePiece model. Returns the npz, the spm and the yml paths."""
+    binary, vocabs = export(TINY, work)
+    items = marian.read_bin(binary)
+    arrays = {name: np.frombuffer(blob, "<f4").reshape(shape)
+              if kind == marian.FLOAT32 else np.frombuffer(blob, np.int8)
+              for name, (kind, shape, blob) in items.items()}
+    with open(vocabs[1], "rb") as f:
+        spm_model = f.read()
+    import sentencepiece as spm
+    sp = spm.SentencePieceProcessor(model_proto=spm_model)
+    old = {sp.id_to_piece(i): i for i in range(sp.get_piece_size())}
+    rest = [p for p in old if p not in ("</s>", "<unk>", "<pad>") + tuple(drop)]
+    np.random.default_rng(7).shuffle(rest)
+    order = ["</s>", "<unk>"] + rest + list(extra)
+    rows = [old.get(p, old["<unk>"]) for p in order]
+    arrays["Wemb"] = arrays["Wemb"][rows]
+    bias = arrays["decoder_ff_logit_out_b"][:, rows].copy()
+    bias[0, len(order) - len(extra):] = -1e4  # never written
+    arrays["decoder_ff_logit_out_b"] = bias
+    yml = bytes(arrays["special:model.yml"]).decode()
+    yml = yml.replace(f"  - {len(old)}", f"  - {len(order)}")
+    arrays["special:model.yml"] = np.frombuffer(yml.encode(), np.int8)
+    npz = os.path.join(work, "opus.npz")
+    np.savez(npz, **arrays)
+    path = os.path.join(work, "opus.vocab.yml")
+    with open(path, "w", encoding="utf-8") as f:
+        for i, p in enumerate(order):  # quoted where YAML needs it
+            plain = p.replace("▁", "").isalnum()
+            f.write(f"{p}: {i}\n" if plain else
+                    f"{json.dumps(p, ensure_ascii=False)}: {i}\n")
+    src = os.path.join(work, "source.spm")
+    with open(src, "wb") as f:
+        f.write(spm_model)
+    return npz, src, path
+
+
+class OpusMt(unittest.TestCase):
+    def test_a_vocab_yml_numbers_the_pieces(self):
+        for drop in ((), ("<s>",)):  # OPUS-MT's vocabularies, with and without
+            with self.subTest(drop=drop):
+                self.numbered_like_opus_mt(drop)
+
+    def numbered_like_opus_mt(self, drop):
+        with tempfile.TemporaryDirectory() as work:
+            npz, spm_path, yml = opus_mt_like(work, extra=[">>fra<<"],
+                                              drop=drop)
+            out = os.path.join(work, "opus.heed")
+            marian.import_model(npz, [spm_path], out, ids=yml)
+            _, c, t = heedfile.read(out)
+            ids = marian.read_vocab_yml(yml)
+            import sentencepiece as spm
+            sp = spm.SentencePieceProcessor(
+                model_proto=bytes(t["tokenizer.source"]))
+            self.assertEqual(sp.get_piece_size(), len(ids) + 1)
+            for piece, i in ids.items():
+                self.assertEqual(sp.piece_to_id(piece), i, piece)
+            self.assertEqual((c["eos_id"], c["unk_id"], c["pad_id"]),
+                             (0, 1, len(ids)))
+            self.assertEqual(c["bos_id"], ids.get("<s>", len(ids)))
+            self.assertEqual(c["target_tags"],
+                             {"de": "<2de>", "en": "<2en>", "fra": ">>fra<<"})
+            # The same pieces, the same rows: the same translations.
+            _, _, t0 = heedfile.read(TINY)
+            sp0 = spm.SentencePieceProcessor(
+                model_proto=bytes(t0["tokenizer.source"]))
+            emb = t["encoder.embed_tokens.weight"]
+            for piece in ("▁", "e", "<2de>"):
+                np.testing.assert_array_equal(
+                    emb[sp.piece_to_id(piece)],
+                    t0["encoder.embed_tokens.weight"][sp0.piece_to_id(piece)])
+            # What the vocabulary lacks, the model cannot write.
+            reference = os.path.join(work, "reference.heed")
+            _, c0, t0 = heedfile.read(TINY)
+            t0 = dict(t0, **{"output_projection.bias": np.array(
+                t0["output_projection.bias"], np.float32)})
+            for piece in drop:
+                t0["output_projection.bias"][sp0.piece_to_id(piece)] = -1e4
+            heedfile.write(reference, c0, t0, np.float32)
+            self.assertEqual(translate(reference), translate(out))
+
+    def test_what_heed_cannot_read_is_refused(self):
+        with tempfile.TemporaryDirectory() as work:
+            npz, spm_path, yml = opus_mt_like(work, drop=["e"])
+            with self.assertRaisesRegex(ValueError, "not in the vocabulary"):
+                marian.import_model(npz, [spm_path],
+                                    os.path.join(work, "x.heed"), ids=yml)
+            with open(yml, "a", encoding="utf-8") as f:
+                f.write("nonsense\n")
+            with self.assertRaisesRegex(ValueError, "not a 'piece: id' line"):
+                marian.read_vocab_yml(yml)
+            with open(yml, "w", encoding="utf-8") as f:
+                f.write('"<unk>": 0\n"</s>": 1\n')
+            with self.assertRaisesRegex(ValueError, "</s> must be 0"):
+                marian.read_vocab_yml(yml)
 
 
 class Conventions(unittest.TestCase):

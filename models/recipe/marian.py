@@ -42,6 +42,7 @@ import struct
 import sys
 
 import numpy as np
+import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import heedfile  # noqa: E402
@@ -395,7 +396,10 @@ def heed_from_marian(options, params, source_spm, target_spm):
         "eos_id": sp.eos_id(), "unk_id": sp.unk_id(),
         "trained_max_length": int(o.get("heed-trained-max-length",
                                         o.get("max-length", 256))),
-        "pad_id": sp.pad_id(), "bos_id": sp.bos_id(),
+        # The decoder starts from zeros: <s> is never read, and a
+        # vocabulary without it (OPUS-MT's) names <pad> instead.
+        "pad_id": sp.pad_id(),
+        "bos_id": sp.bos_id() if sp.bos_id() >= 0 else sp.pad_id(),
     }
     for key in ("pad_id", "bos_id", "eos_id", "unk_id"):
         if config[key] < 0:
@@ -459,6 +463,9 @@ def heed_from_marian(options, params, source_spm, target_spm):
         piece = source_sp.id_to_piece(i)
         if len(piece) >= 5 and piece.startswith("<2") and piece.endswith(">"):
             tags[piece[2:-1]] = piece
+        elif len(piece) >= 6 and piece.startswith(">>") and \
+                piece.endswith("<<"):  # OPUS-MT's target labels
+            tags[piece[2:-2]] = piece
     config["target_tags"] = tags
     tensors["tokenizer.source"] = np.frombuffer(source_spm, np.uint8)
     tensors["tokenizer.target"] = np.frombuffer(target_spm, np.uint8)
@@ -468,9 +475,117 @@ def heed_from_marian(options, params, source_spm, target_spm):
     return config, tensors
 
 
-def import_model(model, vocabs, out, float_dtype=np.float32):
+def read_vocab_yml(path):
+    """piece -> id of a Marian vocabulary file (vocab.yml, as OPUS-MT ships
+    it), read line by line as CTranslate2 does: a YAML parser drops some of
+    its entries. The ids must be 0 .. n-1, with </s> 0 and <unk> 1."""
+    ids, key = {}, None
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\r\n")
+            if not line.strip():
+                continue
+            if line.startswith("? "):  # a complex key, its value on the next
+                key = line[2:]
+                continue
+            if key is None:
+                key, _, value = line.rpartition(":")
+            else:
+                value = line.strip()[1:]
+            try:
+                piece, i = _yaml_scalar(key), int(value)
+            except (ValueError, yaml.YAMLError):
+                raise ValueError(f"{path}:{n}: not a 'piece: id' line") from None
+            if piece in ids:
+                raise ValueError(f"{path}:{n}: {piece!r} twice")
+            ids[piece], key = i, None
+    if sorted(ids.values()) != list(range(len(ids))):
+        raise ValueError(f"{path}: the ids are not 0 .. {len(ids) - 1}")
+    if ids.get("</s>") != 0 or ids.get("<unk>") != 1:
+        raise ValueError(f"{path}: </s> must be 0 and <unk> 1 (Marian's)")
+    return ids
+
+
+def _yaml_scalar(text):
+    text = text.strip()
+    if text[:1] in ("'", '"'):
+        value = yaml.safe_load(text)
+        if not isinstance(value, str):
+            raise ValueError(text)
+        return value
+    return text
+
+
+def ordered_spm(spm_model, ids, name):
+    """The SentencePiece model with the vocabulary's numbering: piece i is
+    the model's id i (the text segments as before), a vocabulary entry the
+    model lacks (the other language's pieces, a >>xx<< tag) is an UNUSED
+    piece, never segmented, and a <pad> control piece follows at len(ids)
+    (Marian has none; heed's engine needs one). Control pieces the
+    vocabulary lacks (<s>) are dropped; a text piece it lacks is refused:
+    Marian reads it as <unk>, which heed's tokeniser cannot do."""
+    from sentencepiece import sentencepiece_model_pb2 as pb
+    m = pb.ModelProto()
+    m.ParseFromString(spm_model)
+    own = {p.piece: p for p in m.pieces}
+    lacking = [p.piece for p in m.pieces if p.piece not in ids and p.type in (
+        pb.ModelProto.SentencePiece.NORMAL,
+        pb.ModelProto.SentencePiece.USER_DEFINED)]
+    if lacking:
+        raise ValueError(f"{name}: {len(lacking)} pieces are not in the "
+                         f"vocabulary (e.g. {lacking[:3]}); Marian reads them "
+                         "as <unk>, heed cannot")
+    by_id = sorted(ids, key=ids.get)
+    pieces = []
+    for piece in by_id:
+        p = pb.ModelProto.SentencePiece()
+        if piece in own:
+            p.CopyFrom(own[piece])
+        else:
+            p.piece, p.score = piece, 0.0
+            p.type = pb.ModelProto.SentencePiece.UNUSED
+        pieces.append(p)
+    if "<pad>" in ids:
+        raise ValueError(f"{name}: the vocabulary has <pad> (not Marian's)")
+    pad = pb.ModelProto.SentencePiece(piece="<pad>", score=0.0,
+                                      type=pb.ModelProto.SentencePiece.CONTROL)
+    del m.pieces[:]
+    m.pieces.extend(pieces + [pad])
+    t = m.trainer_spec
+    t.unk_id, t.eos_id, t.pad_id = ids["<unk>"], ids["</s>"], len(ids)
+    t.bos_id = ids["<s>"] if "<s>" in ids else -1
+    t.unk_piece, t.eos_piece, t.pad_piece = "<unk>", "</s>", "<pad>"
+    t.vocab_size = len(ids) + 1
+    return m.SerializeToString()
+
+
+def with_pad_row(options, params):
+    """Marian options and parameters with one more vocabulary row, the
+    <pad> piece ordered_spm adds: a zero embedding, a zero output weight
+    and an output bias of -1e4, so the model never writes it."""
+    params = dict(params)
+    for name in ("Wemb", "encoder_Wemb", "decoder_Wemb",
+                 "decoder_ff_logit_out_Wt"):
+        if name in params:
+            a = params[name]
+            params[name] = np.vstack([a, np.zeros((1, a.shape[1]), a.dtype)])
+    if "decoder_ff_logit_out_W" in params:
+        a = params["decoder_ff_logit_out_W"]
+        params["decoder_ff_logit_out_W"] = np.hstack(
+            [a, np.zeros((a.shape[0], 1), a.dtype)])
+    b = params.get("decoder_ff_logit_out_b")
+    if b is not None:
+        params["decoder_ff_logit_out_b"] = np.hstack(
+            [b, np.full((1, 1), -1e4, b.dtype)])
+    options = dict(options)
+    options["dim-vocabs"] = [int(v) + 1 for v in options.get("dim-vocabs")
+                             or []]
+    return options, params
+
+
+def import_model(model, vocabs, out, float_dtype=np.float32, ids=None):
     try:
-        _import_model(model, vocabs, out, float_dtype)
+        _import_model(model, vocabs, out, float_dtype, ids)
     except ValueError:
         raise
     except Exception as e:  # a broken file: say so, whatever broke
@@ -478,7 +593,7 @@ def import_model(model, vocabs, out, float_dtype=np.float32):
                          f"({type(e).__name__}: {e})") from e
 
 
-def _import_model(model, vocabs, out, float_dtype):
+def _import_model(model, vocabs, out, float_dtype, ids):
     options, params = read_marian(model)
     spms = []
     for v in vocabs:
@@ -487,6 +602,14 @@ def _import_model(model, vocabs, out, float_dtype):
     if len(spms) not in (1, 2):
         raise ValueError("--vocabs: one SentencePiece model, or source and "
                          "target")
+    if ids:  # OPUS-MT: the vocabulary file numbers the pieces
+        numbering = read_vocab_yml(ids)
+        dims = options.get("dim-vocabs") or []
+        if any(int(v) != len(numbering) for v in dims):
+            raise ValueError(f"{ids}: {len(numbering)} pieces, the model's "
+                             f"dim-vocabs {dims}")
+        spms = [ordered_spm(m, numbering, v) for m, v in zip(spms, vocabs)]
+        options, params = with_pad_row(options, params)
     config, tensors = heed_from_marian(options, dict(params), spms[0],
                                        spms[-1])
     heedfile.write(out, config, tensors, float_dtype)
@@ -547,6 +670,9 @@ def main():
     m.add_argument("--vocabs", nargs="+", required=True,
                    help="one SentencePiece model, or the source's and the "
                    "target's")
+    m.add_argument("--ids", metavar="VOCAB_YML",
+                   help="the vocabulary that numbers the pieces (OPUS-MT's "
+                   "*.vocab.yml)")
     m.add_argument("--out", required=True)
     m.add_argument("--f16", action="store_true",
                    help="store the weights as float16 (half the size)")
@@ -556,7 +682,7 @@ def main():
     elif args.command == "import":
         try:
             import_model(args.model, args.vocabs, args.out,
-                         np.float16 if args.f16 else np.float32)
+                         np.float16 if args.f16 else np.float32, args.ids)
         except ValueError as e:
             sys.exit(f"marian.py: {e}")
     else:
