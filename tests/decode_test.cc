@@ -149,6 +149,48 @@ TEST_CASE("only the best hypothesis carries its steps' captures") {
   }
 }
 
+TEST_CASE("the history frees the captures of branches no longer followed") {
+  const Model model = LoadFixture("tiny_prenorm.heed");
+  const ModelConfig& c = model.config();
+  RunOptions run;
+  run.capture_attention = true;
+  run.capture_hidden = true;
+  const EncoderOutput enc = model.Encode({Sources()[0]}, run);
+  DecoderState state = model.StartDecoding(enc, {0, 0}, 4, run);
+  DecodingOptions o;
+  o.logit_lens = 1;
+  History history(model, o, run);
+  // Two steps of two rows: a tree root -> {a, b}, a -> {c}, b -> {d}.
+  std::vector<int> tokens = {c.bos_id, c.bos_id};
+  model.Step(state, tokens.data(), run);
+  const int a = history.Add(-1, 5, -1.0f, state, 0);
+  const int b = history.Add(-1, 6, -2.0f, state, 1);
+  tokens = {5, 6};
+  model.Step(state, tokens.data(), run);
+  const int n_c = history.Add(a, 7, -3.0f, state, 0);
+  const int d = history.Add(b, 8, -4.0f, state, 1);
+  const size_t all = history.CapturedFloats();
+  REQUIRE(all > 0);
+  history.Prune({n_c});  // b's branch is dropped: b and d free theirs
+  const size_t kept = history.CapturedFloats();
+  CHECK(kept < all);
+  CHECK(kept > 0);
+  history.Prune({n_c});  // nothing more to free
+  CHECK(history.CapturedFloats() == kept);
+  // The dropped branch keeps its tokens and scores, without maps.
+  const Hypothesis dropped = history.Backtrack(d, -4.0f, enc.lengths[0], false);
+  CHECK(dropped.tokens == std::vector<int>{6, 8});
+  CHECK(dropped.log_prob == -4.0f);
+  // The followed one has every map, and hands its captures over.
+  const Hypothesis h = history.Backtrack(n_c, -3.0f, enc.lengths[0], true);
+  const size_t L = c.decoder_layers, H = c.heads, S = enc.lengths[0];
+  CHECK(h.tokens == std::vector<int>{5, 7});
+  CHECK(h.maps.self.size() == L * H * 2 * 2);
+  CHECK(h.maps.cross.size() == L * H * 2 * S);
+  CHECK(h.lens.size() == L * 2);
+  CHECK(history.CapturedFloats() == 0);
+}
+
 TEST_CASE("token confidence equals the teacher-forced distribution") {
   for (const char* name : {"tiny_postnorm.heed", "tiny_prenorm.heed"}) {
     INFO("model ", name);

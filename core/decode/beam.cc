@@ -84,6 +84,7 @@ class Beams {
       }
       model_.Reorder(state_, next_.parents);
       std::swap(alive_, next_);
+      Prune();
     }
     Model::KeepCache(state_, spare_);
     return Results();
@@ -158,7 +159,27 @@ class Beams {
     if (at_limit || finished_[b].size() >= K_) next_.resize(alive_begin);
   }
 
-  std::vector<NBest> Results() const {
+  // Frees the captures no hypothesis returned with maps can need: those
+  // off the paths of the rows alive and of each sentence's best finished
+  // hypothesis (one that finished lower never becomes the best).
+  void Prune() {
+    live_ = alive_.nodes;
+    for (const std::vector<Finished>& done : finished_) {
+      if (!done.empty()) live_.push_back(BestOf(done).node);
+    }
+    history_.Prune(live_);
+  }
+
+  // The first of the best-scored, as Results' stable sort ranks them.
+  static const Finished& BestOf(const std::vector<Finished>& done) {
+    size_t best = 0;
+    for (size_t i = 1; i < done.size(); ++i) {
+      if (done[i].score > done[best].score) best = i;
+    }
+    return done[best];
+  }
+
+  std::vector<NBest> Results() {
     std::vector<NBest> results(enc_.batch);
     for (size_t b = 0; b < enc_.batch; ++b) {
       std::vector<Finished> done = finished_[b];
@@ -192,6 +213,7 @@ class Beams {
   std::vector<Candidate> top_;
   std::vector<Expansion> expansions_;
   std::vector<int> produced_;
+  std::vector<int> live_;     // Prune's nodes
   std::vector<float> ruled_;  // (rows of a sentence, vocab): log-probs
                               // after the rules
 };

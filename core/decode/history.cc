@@ -49,6 +49,10 @@ int History::Add(int parent, int token, float log_prob,
     TopK(ranked != nullptr ? ranked : &state.log_probs[row * vocab_], vocab_,
          kAlternatives, -1, &node.alternatives);
   }
+  const StepCapture& c = node.step;
+  holds_captures_ = holds_captures_ || capture_ || !c.self.empty() ||
+                    !c.cross.empty() || !c.hidden.empty() || !c.norms.empty() ||
+                    !c.values.empty();
   if (confidence_) {
     const float* lp = &state.log_probs[row * vocab_];
     node.prob = std::exp(lp[token]);
@@ -95,8 +99,31 @@ void History::AddLens(const std::vector<int>& chain, Hypothesis* h) const {
   }
 }
 
+void History::Prune(const std::vector<int>& live) {
+  if (!holds_captures_) return;
+  on_path_.assign(nodes_.size(), 0);
+  for (int n : live) {
+    for (; n >= 0 && on_path_[n] == 0; n = nodes_[n].parent) on_path_[n] = 1;
+  }
+  for (size_t n = 0; n < nodes_.size(); ++n) {
+    if (on_path_[n] != 0) continue;
+    nodes_[n].step = StepCapture();
+    std::vector<Candidate>().swap(nodes_[n].alternatives);
+  }
+}
+
+size_t History::CapturedFloats() const {
+  size_t n = 0;
+  for (const Node& node : nodes_) {
+    const StepCapture& c = node.step;
+    n += c.self.size() + c.cross.size() + c.hidden.size() + c.norms.size() +
+         c.values.size();
+  }
+  return n;
+}
+
 Hypothesis History::Backtrack(int node, float score, size_t source_length,
-                              bool maps) const {
+                              bool maps) {
   std::vector<int> chain;
   for (int n = node; n >= 0; n = nodes_[n].parent) chain.push_back(n);
   std::reverse(chain.begin(), chain.end());
@@ -112,11 +139,13 @@ Hypothesis History::Backtrack(int node, float score, size_t source_length,
   }
   if (!maps) return h;
   if (lens_k_ > 0) AddLens(chain, &h);
-  std::vector<const StepCapture*> steps(chain.size());
+  std::vector<StepCapture*> steps(chain.size());
   for (size_t i = 0; i < chain.size(); ++i) steps[i] = &nodes_[chain[i]].step;
   h.maps = StackSteps(steps, layers_, heads_, source_length);
   if (capture_) {
-    for (int n : chain) h.alternatives.push_back(nodes_[n].alternatives);
+    for (int n : chain) {
+      h.alternatives.push_back(std::move(nodes_[n].alternatives));
+    }
   }
   return h;
 }

@@ -5,6 +5,7 @@
 #define HEED_CORE_DECODE_HISTORY_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "core/decode/options.h"
@@ -58,10 +59,19 @@ class History {
   // The tokens from the first to `node` (none for -1) into *out.
   void Tokens(int node, std::vector<int>* out) const;
 
+  // Frees what the steps captured at every node that is not on the way to
+  // one of `live` (the hypotheses that may still be returned with maps):
+  // a beam's pruned branches would otherwise hold K times the maps of the
+  // hypothesis returned. Tokens and scores stay.
+  void Prune(const std::vector<int>& live);
+
+  // How many floats the nodes' captures hold now (what Prune frees).
+  size_t CapturedFloats() const;
+
   // The hypothesis ending at `node`, with `score`; with `maps`, also what
-  // its steps captured (attention, norms, alternatives, the logit lens).
-  Hypothesis Backtrack(int node, float score, size_t source_length,
-                       bool maps) const;
+  // its steps captured (attention, norms, alternatives, the logit lens),
+  // moved out of the history: a node's captures go to one hypothesis.
+  Hypothesis Backtrack(int node, float score, size_t source_length, bool maps);
 
  private:
   struct Node {
@@ -82,6 +92,7 @@ class History {
 
   // The logit lens of the hypothesis `chain` (node indices) into *h.
   void AddLens(const std::vector<int>& chain, Hypothesis* h) const;
+
   const Model& model_;
   size_t layers_;
   size_t heads_;
@@ -90,6 +101,8 @@ class History {
   bool confidence_;
   size_t lens_k_;
   std::vector<Node> nodes_;
+  bool holds_captures_ = false;   // whether any node captured anything
+  std::vector<uint8_t> on_path_;  // Prune's marks, one per node
   size_t entropy_step_ = 0;       // the step entropies_ belong to
   std::vector<float> entropies_;  // per row of that step, NaN until computed
 };

@@ -6,9 +6,10 @@ namespace heed {
 namespace {
 
 // The field f of every step stacked (blocks, T, width): row i of block b
-// holds step i's len(i) values of block b, and zeros after them.
+// holds step i's len(i) values of block b, and zeros after them. Each
+// step's field is freed once copied.
 template <typename Len>
-std::vector<float> Stack(const std::vector<const StepCapture*>& steps,
+std::vector<float> Stack(const std::vector<StepCapture*>& steps,
                          std::vector<float> StepCapture::*f, size_t blocks,
                          size_t width, Len len) {
   const size_t T = steps.size();
@@ -20,13 +21,14 @@ std::vector<float> Stack(const std::vector<const StepCapture*>& steps,
     for (size_t b = 0; b < blocks; ++b) {
       std::copy_n(v + b * n, n, out.data() + (b * T + i) * width);
     }
+    std::vector<float>().swap(steps[i]->*f);
   }
   return out;
 }
 
 }  // namespace
 
-DecoderMaps StackSteps(const std::vector<const StepCapture*>& steps, size_t L,
+DecoderMaps StackSteps(const std::vector<StepCapture*>& steps, size_t L,
                        size_t H, size_t S) {
   const size_t T = steps.size();
   DecoderMaps m;
@@ -37,6 +39,7 @@ DecoderMaps StackSteps(const std::vector<const StepCapture*>& steps, size_t L,
   m.norms = Stack(steps, &StepCapture::norms, L, 4, [](size_t) { return 4; });
   m.values =
       Stack(steps, &StepCapture::values, L * H, 1, [](size_t) { return 1; });
+  for (StepCapture* s : steps) std::vector<float>().swap(s->hidden);
   return m;
 }
 

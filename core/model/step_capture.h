@@ -37,9 +37,10 @@ struct DecoderMaps {
 };
 
 // The maps of the steps `steps` (step i at steps[i]), L layers, H heads, S
-// source tokens. The hidden states stay with the steps (the logit lens reads
-// them one by one).
-DecoderMaps StackSteps(const std::vector<const StepCapture*>& steps, size_t L,
+// source tokens, moved out of them: each step's field is freed once copied,
+// so the peak holds one field twice, not every map. The hidden states are
+// freed too (the logit lens reads them before).
+DecoderMaps StackSteps(const std::vector<StepCapture*>& steps, size_t L,
                        size_t H, size_t S);
 
 }  // namespace heed
