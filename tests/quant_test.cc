@@ -48,23 +48,28 @@ TEST_CASE("QuantizeRows rounds each row to 127 steps of its own scale") {
 }
 
 // The product the kernel must compute: A quantised per row as the kernel
-// does (round to nearest, ties to even), B rounded again to the target's
-// weight levels, integer dot products, then scales.
+// does (round to nearest, ties to even; with a_max > 0 on that fixed range,
+// clipped), B rounded again to the target's weight levels, integer dot
+// products, then scales.
 std::vector<double> Reference(const float* a, size_t k, const int8_t* b,
                               size_t ldb, const float* b_scales, size_t n,
-                              const float* bias) {
+                              const float* bias, float a_max = 0.0f) {
   const int32_t wl = ops::Int8WeightLevels();
   const auto weight = [&](size_t j, size_t kk) {
     const int32_t v = b[j * ldb + kk];
     return wl == 127 ? v : static_cast<int32_t>(std::nearbyint(v * wl / 127.0));
   };
-  float amax = 0;
-  for (size_t kk = 0; kk < k; ++kk) amax = std::max(amax, std::abs(a[kk]));
+  float amax = a_max;
+  if (a_max == 0.0f) {
+    for (size_t kk = 0; kk < k; ++kk) amax = std::max(amax, std::abs(a[kk]));
+  }
   std::vector<int32_t> qa(k, 0);
   const float levels = static_cast<float>(ops::Int8ActivationLevels());
   const float inv = amax > 0 ? levels / amax : 0.0f;
   for (size_t kk = 0; kk < k; ++kk) {
-    qa[kk] = static_cast<int32_t>(std::nearbyint(a[kk] * inv));
+    const int32_t q = static_cast<int32_t>(std::nearbyint(a[kk] * inv));
+    qa[kk] = std::clamp(q, -static_cast<int32_t>(levels),
+                        static_cast<int32_t>(levels));
   }
   const double sa = amax / levels;
   std::vector<double> out(n);
@@ -78,8 +83,9 @@ std::vector<double> Reference(const float* a, size_t k, const int8_t* b,
 }
 
 void Int8Case(size_t m, size_t n, size_t k, size_t off, bool bias,
-              std::mt19937& rng) {
-  INFO("m ", m, " n ", n, " k ", k, " offset ", off, " bias ", bias);
+              std::mt19937& rng, float a_max = 0.0f) {
+  INFO("m ", m, " n ", n, " k ", k, " offset ", off, " bias ", bias, " a_max ",
+       a_max);
   const size_t lda = k + 3, ldb = k + 1, ldc = n + 2;
   std::vector<float> a = Random(off + m * lda, rng);
   std::vector<float> bf = Random(n * ldb, rng, 0.1f);
@@ -88,14 +94,15 @@ void Int8Case(size_t m, size_t n, size_t k, size_t off, bool bias,
   ops::QuantizeRows(bf.data(), n, ldb, b.data() + off, bs.data());
   std::vector<float> bv = Random(n, rng);
   std::vector<float> c(off + m * ldc + 1, 7.0f);
-  const ops::PackedInt8Matrix packed =
+  ops::PackedInt8Matrix packed =
       ops::PackInt8(b.data() + off, bs.data(), n, k, ldb);
+  packed.a_max = a_max;
   ops::MatMulInt8(a.data() + off, m, lda, packed, bias ? bv.data() : nullptr,
                   c.data() + off, ldc);
   for (size_t i = 0; i < m; ++i) {
     const std::vector<double> want =
         Reference(a.data() + off + i * lda, k, b.data() + off, ldb, bs.data(),
-                  n, bias ? bv.data() : nullptr);
+                  n, bias ? bv.data() : nullptr, a_max);
     for (size_t j = 0; j < n; ++j) {
       INFO("row ", i, " column ", j);
       CHECK(std::abs(c[off + i * ldc + j] - want[j]) <=
@@ -125,6 +132,25 @@ TEST_CASE("int8 matmul matches a scalar reference for any shape") {
     Int8Case(130, 40, 64, 2, true, rng);
     Int8Case(3, 257, 256, 0, false, rng);
     Int8Case(2, 5, 9000, 1, true, rng);
+  });
+}
+
+TEST_CASE("with a calibrated input range, A is on one scale, clipped to it") {
+  std::mt19937 rng(13);
+  test::ForEachTarget([&](const char* target) {
+    INFO("target ", std::string(target));
+    // Random() is in [-1, 1]: 0.4 clips many values, 1.5 none, and every
+    // row shares the scale whatever its own largest value.
+    for (float a_max : {0.4f, 1.5f}) {
+      for (size_t m : {1u, 3u, 7u}) {
+        for (size_t n : {1u, 9u, 33u}) {
+          for (size_t k : {1u, 17u, 64u}) {
+            Int8Case(m, n, k, (m + k) % 3, n % 2 == 1, rng, a_max);
+          }
+        }
+      }
+      Int8Case(9, 70, 1100, 1, true, rng, a_max);
+    }
   });
 }
 

@@ -116,6 +116,54 @@ std::vector<uint8_t> Edited(void (*edit)(test::SplitFile&)) {
   return test::Join(f);
 }
 
+// The quantised fixture with tensor `name` = value appended, F32 (1).
+std::vector<uint8_t> WithAlpha(const std::string& name, float value) {
+  test::SplitFile f = test::Split(Quantized("tiny_postnorm.heed"));
+  while (f.data.size() % 4 != 0) f.data.push_back(0);
+  const size_t at = f.data.size();
+  f.data.resize(at + 4);
+  std::memcpy(&f.data[at], &value, 4);
+  f.header[name] = {
+      {"dtype", "F32"}, {"shape", {1}}, {"data_offsets", {at, at + 4}}};
+  return test::Join(f);
+}
+
+// Relative distance of the encoder output of `bytes` from the float model's.
+double EncoderError(const std::vector<uint8_t>& bytes) {
+  const Model f = Model::Load(ModelFile::FromBytes(
+      test::ReadBytes(test::Fixture("tiny_postnorm.heed"))));
+  const Model q = Model::Load(ModelFile::FromBytes(bytes));
+  const EncoderOutput ef = f.Encode(Sources(), {});
+  const EncoderOutput eq = q.Encode(Sources(), {});
+  double err = 0, norm = 0;
+  for (size_t i = 0; i < ef.memory.size(); ++i) {
+    err += (ef.memory[i] - eq.memory[i]) * (ef.memory[i] - eq.memory[i]);
+    norm += ef.memory[i] * ef.memory[i];
+  }
+  return std::sqrt(err / norm);
+}
+
+TEST_CASE("a matrix's calibrated input range (_alpha) is read and checked") {
+  const std::string fc1 = "encoder.layers.0.fc1.weight_alpha";
+  const double dynamic = EncoderError(Quantized("tiny_postnorm.heed"));
+  // A range far too narrow clips the layer's inputs: the output moves far.
+  const double clipped = EncoderError(WithAlpha(fc1, 1e-3f));
+  // A generous one rounds them more coarsely than each row's own maximum.
+  const double generous = EncoderError(WithAlpha(fc1, 20.0f));
+  MESSAGE("encoder error: dynamic ", dynamic, ", range 20 ", generous,
+          ", range 0.001 ", clipped);
+  CHECK(generous < 0.1);
+  CHECK(generous != dynamic);
+  CHECK(clipped > 5 * generous);
+  for (float bad : {0.0f, -1.0f, std::nanf(""), INFINITY}) {
+    CHECK(test::LoadError(WithAlpha(fc1, bad))
+              .find("not a positive finite range") != std::string::npos);
+  }
+  // Only where the file has the matrix: an alpha of nothing is unknown.
+  CHECK(test::LoadError(WithAlpha("encoder.layers.0.fc9.weight_alpha", 1.0f))
+            .find("encoder.layers.0.fc9.weight_alpha") != std::string::npos);
+}
+
 TEST_CASE("bad int8 files give clear errors") {
   const std::string scale = "decoder.layers.0.fc1.weight_scale";
   CHECK(test::LoadError(Edited([](test::SplitFile& f) {

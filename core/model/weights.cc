@@ -109,12 +109,34 @@ class Reader {
   }
 
   // The I8 matrix `name` (rows, cols) packed for ops::MatMulInt8, with its
-  // row scales. Its parameters are not counted here.
+  // row scales and, where the file has `name`_alpha, its inputs' calibrated
+  // range. Its parameters are not counted here.
   ops::PackedInt8Matrix PackedInt8(const std::string& name, size_t rows,
                                    size_t cols) {
     const TensorInfo& t = Tensor(name, {rows, cols});
-    return ops::PackInt8(reinterpret_cast<const int8_t*>(file_.data(t)),
-                         Scales(name, rows), rows, cols, cols);
+    ops::PackedInt8Matrix m =
+        ops::PackInt8(reinterpret_cast<const int8_t*>(file_.data(t)),
+                      Scales(name, rows), rows, cols, cols);
+    m.a_max = Alpha(name);
+    return m;
+  }
+
+  // The I8 matrix `name`'s input range: tensor `name`_alpha, F32 or F16 (1),
+  // finite and positive; 0 (each row its own) where the file has none.
+  float Alpha(const std::string& name) {
+    const std::string alpha_name = name + "_alpha";
+    if (file_.Find(alpha_name) == nullptr) return 0.0f;
+    const TensorInfo& t = Tensor(alpha_name, {1});
+    float alpha = 0.0f;
+    if (!DecodeFloats(file_, t, &alpha)) {
+      throw Error(Where() + "tensor '" + alpha_name + "' has dtype " +
+                  DTypeName(t.dtype) + ", expected F32 or F16");
+    }
+    if (!(alpha > 0.0f && std::isfinite(alpha))) {
+      throw Error(Where() + "tensor '" + alpha_name + "' is " +
+                  std::to_string(alpha) + ", not a positive finite range");
+    }
+    return alpha;
   }
 
   // A (rows, cols) weight for the matrix multiply: int8 where the file

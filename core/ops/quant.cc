@@ -259,17 +259,24 @@ HWY_INLINE void Tile(const AType* HWY_RESTRICT a, size_t lda,
   }
 }
 
-// Quantises a row of A: out[0..depth) in AType, returns the scale.
+// Quantises a row of A: out[0..depth) in AType, returns the scale. With
+// fixed_max > 0 the scale is fixed_max / levels and values beyond it are
+// clipped (a calibrated activation range, as Marian's int8shiftAlpha); else
+// it is the row's own largest |x| / levels.
 HWY_INLINE float QuantizeRow(const float* HWY_RESTRICT x, size_t k,
-                             size_t depth, AType* HWY_RESTRICT out) {
+                             size_t depth, float fixed_max,
+                             AType* HWY_RESTRICT out) {
   const hn::ScalableTag<float> df;
   const size_t n = hn::Lanes(df);
-  auto vmax = hn::Zero(df);
+  float amax = fixed_max;
   size_t i = 0;
-  for (; i + n <= k; i += n)
-    vmax = hn::Max(vmax, hn::Abs(hn::LoadU(df, x + i)));
-  float amax = hn::GetLane(hn::MaxOfLanes(df, vmax));
-  for (; i < k; ++i) amax = std::max(amax, std::abs(x[i]));
+  if (!(fixed_max > 0.0f)) {
+    auto vmax = hn::Zero(df);
+    for (; i + n <= k; i += n)
+      vmax = hn::Max(vmax, hn::Abs(hn::LoadU(df, x + i)));
+    amax = hn::GetLane(hn::MaxOfLanes(df, vmax));
+    for (; i < k; ++i) amax = std::max(amax, std::abs(x[i]));
+  }
   if (!(amax > 0.0f) || !std::isfinite(amax)) {
     // Zero (or non-finite) rows contribute nothing; NaN/inf cannot be
     // represented in int8 and are the caller's to avoid.
@@ -280,16 +287,22 @@ HWY_INLINE float QuantizeRow(const float* HWY_RESTRICT x, size_t k,
   const hn::Rebind<int32_t, decltype(df)> di;
   const hn::Rebind<AType, decltype(df)> da;
   const auto vinv = hn::Set(df, inv);
+  // Clipped as floats: a value far past the range does not overflow int32.
+  const auto vhi = hn::Set(df, static_cast<float>(kLevels));
+  const auto vlo = hn::Neg(vhi);
   const auto voff = hn::Set(di, kOffset);
   i = 0;
   for (; i + n <= k; i += n) {
-    const auto q =
-        hn::Add(hn::NearestInt(hn::Mul(hn::LoadU(df, x + i), vinv)), voff);
+    const auto v =
+        hn::Min(hn::Max(hn::Mul(hn::LoadU(df, x + i), vinv), vlo), vhi);
+    const auto q = hn::Add(hn::NearestInt(v), voff);
     hn::StoreU(hn::DemoteTo(da, q), da, out + i);
   }
   for (; i < k; ++i) {
-    out[i] = static_cast<AType>(
-        static_cast<int32_t>(std::nearbyint(x[i] * inv)) + kOffset);
+    const float v = std::clamp(x[i] * inv, -static_cast<float>(kLevels),
+                               static_cast<float>(kLevels));
+    out[i] =
+        static_cast<AType>(static_cast<int32_t>(std::nearbyint(v)) + kOffset);
   }
   std::fill(out + k, out + depth, static_cast<AType>(kOffset));
   return amax / static_cast<float>(kLevels);
@@ -298,8 +311,8 @@ HWY_INLINE float QuantizeRow(const float* HWY_RESTRICT x, size_t k,
 void MatMulInt8Packed(const float* HWY_RESTRICT a, size_t m, size_t lda,
                       const int8_t* HWY_RESTRICT b, const float* b_scales,
                       const int32_t* sums, size_t n, size_t k, size_t depth,
-                      const float* HWY_RESTRICT bias, float* HWY_RESTRICT c,
-                      size_t ldc) {
+                      float a_max, const float* HWY_RESTRICT bias,
+                      float* HWY_RESTRICT c, size_t ldc) {
   const size_t width = PanelRows();
   const size_t panels = (n + width - 1) / width;
   const size_t groups = depth / kGroup;
@@ -325,7 +338,8 @@ void MatMulInt8Packed(const float* HWY_RESTRICT a, size_t m, size_t lda,
   for (size_t i0 = 0; i0 < m; i0 += chunk) {
     const size_t rows = std::min(chunk, m - i0);
     for (size_t r = 0; r < rows; ++r) {
-      scales[r] = QuantizeRow(a + (i0 + r) * lda, k, depth, qa + r * depth);
+      scales[r] =
+          QuantizeRow(a + (i0 + r) * lda, k, depth, a_max, qa + r * depth);
     }
     for (size_t g0 = 0; g0 < groups; g0 += kDepthGroups) {
       const size_t gs = std::min(kDepthGroups, groups - g0);
@@ -464,7 +478,7 @@ void MatMulInt8(const float* a, size_t m, size_t lda, const PackedInt8Matrix& b,
   if (m == 0 || b.rows == 0) return;
   HWY_DYNAMIC_DISPATCH(MatMulInt8Packed)
   (a, m, lda, b.data.get(), b.scales.data(), b.sums.data(), b.rows, b.cols,
-   b.depth, bias, c, ldc);
+   b.depth, b.a_max, bias, c, ldc);
 }
 
 }  // namespace heed::ops

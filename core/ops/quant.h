@@ -43,6 +43,9 @@ struct PackedInt8Matrix {
                                              //  group)
   std::vector<float> scales;  // (panels * panel) B[j] = data * scales[j]
   std::vector<int32_t> sums;  // (panels * panel) Σ_k data[j, k]
+  float a_max = 0.0f;  // A's calibrated range: every row's scale is a_max /
+                       // levels and values past ±a_max are clipped; 0: each
+                       // row's own largest |value| (dynamic)
 };
 
 // Packs row-major int8 B [n, k] (row stride ldb >= k) with its row scales.
@@ -60,8 +63,8 @@ int32_t Int8ActivationLevels();
 int32_t Int8WeightLevels();
 
 // C [m, n] = A [m, k] · dequant(B)ᵀ + bias, bias [n] or nullptr. A is float
-// and quantised per row inside. Throws std::invalid_argument if b was
-// packed for another SIMD target.
+// and quantised per row inside (with b.a_max, on one fixed scale). Throws
+// std::invalid_argument if b was packed for another SIMD target.
 void MatMulInt8(const float* a, size_t m, size_t lda, const PackedInt8Matrix& b,
                 const float* bias, float* c, size_t ldc);
 
