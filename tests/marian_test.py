@@ -15,6 +15,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "models", "recipe"))
 import heedfile  # noqa: E402
 import marian  # noqa: E402
+import marian_int8  # noqa: E402
 import transformer  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "tests", "fixtures")
@@ -201,6 +202,100 @@ class Conventions(unittest.TestCase):
                     marian.export(os.path.join(FIXTURES, name + ".heed"),
                                   work)
                 self.assertIn(reason, str(e.exception))
+
+
+class MarianInt8(unittest.TestCase):
+    """heed's int8 in Marian's scheme (marian_int8.py) and its export as
+    intgemm8 matrices with input ranges."""
+
+    @classmethod
+    def setUpClass(cls):
+        import sentencepiece as spm
+        _, config, cls.tensors = heedfile.read(TINY)
+        cls.config = transformer.full_config(config)
+        cls.model = transformer.Transformer(cls.config).eval()
+        transformer.load_heed_tensors(cls.model, cls.tensors)
+        sp = spm.SentencePieceProcessor(
+            model_proto=bytes(cls.tensors["tokenizer.source"]))
+        cls.tag = sp.piece_to_id(cls.config["target_tags"]["de"])
+        cls.sentences = [(sp.encode(s), cls.tag)
+                         for s in SENTENCES.splitlines()]
+
+    def test_one_sentence_ranges_are_the_inputs_largest_values(self):
+        # With one sentence the spread is 0: each range is the largest
+        # |input|, here recomputed without the recording multiply.
+        ids = self.sentences[:1]
+        alphas = marian_int8.calibrate(self.model, ids)
+        src = torch.tensor([[self.tag] + ids[0][0] +
+                            [self.config["eos_id"]]])
+        with torch.no_grad():
+            embedded = self.model._embed(self.model.embed, src)
+            memory, _, _ = self.model.encode(src)
+        for proj in ("q", "k", "v"):
+            self.assertAlmostEqual(
+                alphas[f"encoder.layers.0.self_attn.{proj}_proj.weight"],
+                embedded.abs().max().item(), places=5)
+        for i in range(self.config["decoder_layers"]):
+            for proj in ("k", "v"):
+                self.assertAlmostEqual(
+                    alphas[f"decoder.layers.{i}.encoder_attn.{proj}_proj."
+                           "weight"], memory.abs().max().item(), places=5)
+        matrices = [n for n, a in self.tensors.items()
+                    if marian_int8.is_matrix(n, a)]
+        self.assertEqual(sorted(alphas), sorted(matrices))
+        self.assertTrue(all(a > 0 for a in alphas.values()))
+
+    def test_matrices_on_one_scale_and_the_export_carries_them(self):
+        alphas = marian_int8.calibrate(self.model, self.sentences)
+        tensors = marian_int8.quantize(self.tensors, alphas)
+        w = np.asarray(self.tensors["decoder.layers.0.fc1.weight"],
+                       np.float32)
+        q = tensors["decoder.layers.0.fc1.weight"]
+        scale = tensors["decoder.layers.0.fc1.weight_scale"]
+        self.assertEqual(q.dtype, np.int8)
+        self.assertTrue(np.all(scale == scale[0]))
+        self.assertEqual(int(np.abs(q).max()), 127)
+        # Every weight within half a step of its int8 value.
+        self.assertLessEqual(np.abs(q * scale[0] - w).max(),
+                             scale[0] / 2 * 1.0001)
+        with tempfile.TemporaryDirectory() as work:
+            path = os.path.join(work, "int8.heed")
+            heedfile.write(path, heedfile.read(TINY)[1], tensors)
+            binary, _ = export(path, work)
+            items = marian.read_bin(binary)
+            with open(os.path.join(work, "config.yml")) as f:
+                self.assertIn("int8shiftAlphaAll", f.read())
+            kind, shape, blob = items["decoder_l1_ffn_W1"]
+            self.assertEqual(kind, marian.INTGEMM8)
+            self.assertEqual(list(shape), [w.shape[1], w.shape[0]])
+            n = w.size
+            self.assertEqual(len(blob), (n + 4 + 255) // 256 * 256)
+            np.testing.assert_array_equal(
+                np.frombuffer(blob[:n], np.int8).reshape(w.shape), q)
+            mult = np.frombuffer(blob[n:n + 4], "<f4")[0]
+            self.assertEqual(np.float32(1) / mult, scale[0])
+            _, _, a = items["decoder_l1_ffn_W1_QuantMultA"]
+            self.assertEqual(np.frombuffer(a, "<f4")[0],
+                             np.float32(127) / np.float32(
+                                 alphas["decoder.layers.0.fc1.weight"]))
+            for name in ("Wemb_QuantMultA", "none_QuantMultA"):
+                self.assertIn(name, items)
+            self.assertEqual(items["Wemb"][0], marian.INTGEMM8)
+            # heed runs the same file (the ranges are read, not refused).
+            out = subprocess.run(
+                [HEED, "translate", "--model", path, "--to", "de"],
+                input=SENTENCES, capture_output=True, text=True)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertEqual(len(out.stdout.splitlines()), 2)
+
+    def test_heeds_own_int8_is_not_exported_as_marians(self):
+        with tempfile.TemporaryDirectory() as work:
+            path = os.path.join(work, "int8.heed")
+            subprocess.run([HEED, "quantize", "--model", TINY, "--out", path],
+                           check=True, capture_output=True)
+            with self.assertRaises(SystemExit) as e:
+                marian.export(path, work)
+            self.assertIn("heed's own scheme", str(e.exception))
 
 
 class Hostile(unittest.TestCase):

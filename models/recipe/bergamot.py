@@ -10,7 +10,10 @@ rules, which Marian lacks), and writes models/eval/bergamot.json: the share
 of identical outputs, BLEU of each, and every disagreement with the first
 word where the two part; then the same without int8 (heed's float model,
 Bergamot's float32 arithmetic), which tells the two quantisation schemes'
-share of the disagreements from any difference in the model.
+share of the disagreements from any difference in the model. With
+--marian-int8 (a file from marian_int8.py) it also compares one int8 scheme
+in both engines: heed running that file, Bergamot its intgemm8 export with
+int8shiftAlphaAll.
 """
 import argparse
 import json
@@ -45,10 +48,32 @@ def first_difference(a, b):
     return min(len(wa), len(wb))
 
 
+def compare(heed_out, bergamot_out, src, ref):
+    same = sum(a == b for a, b in zip(heed_out, bergamot_out))
+    return {"sentences": len(src), "identical": same,
+            "identical_share": round(same / len(src), 4),
+            "bleu_heed": round(score.bleu(heed_out, ref)["score"], 2),
+            "bleu_bergamot": round(score.bleu(bergamot_out, ref)["score"], 2),
+            "differences": [
+                {"source": s, "heed": a, "bergamot": b,
+                 "first_different_word": first_difference(a, b)}
+                for s, a, b in zip(src, heed_out, bergamot_out) if a != b]}
+
+
+def export(model, folder):
+    subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "models", "recipe",
+                                                     "marian.py"),
+                    "export", "--model", model, "--out", folder], check=True)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--model", default=os.path.join(ROOT, "models",
                                                    "heed-en-de.heed"))
+    p.add_argument("--marian-int8",
+                   help="the model quantised in Marian's scheme "
+                   "(marian_int8.py): also compared, heed against "
+                   "Bergamot's int8shiftAlphaAll on its export")
     p.add_argument("--heed", default=os.path.join(ROOT, "build", "release",
                                                   "heed"))
     p.add_argument("--work", default=os.path.join(ROOT, "models", "work",
@@ -56,10 +81,9 @@ def main():
     p.add_argument("--out", default=os.path.join(ROOT, "models", "eval",
                                                  "bergamot.json"))
     args = p.parse_args()
-    subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "models", "recipe",
-                                                     "marian.py"),
-                    "export", "--model", args.model, "--out", args.work],
-                   check=True)
+    export(args.model, args.work)
+    if args.marian_int8:
+        export(args.marian_int8, args.work + "-int8")
     int8 = args.model.replace(".heed", "-int8.heed")
     en, de = data.multi30k("test_2016_flickr")
     report = {"set": "multi30k test_2016_flickr", "heed": os.path.basename(int8),
@@ -67,33 +91,34 @@ def main():
               "gemm-precision int8shiftAll, beam 1",
               "heed_flags": "--beam 1 --no-repeat-ngram-size 0",
               "directions": {}}
+    flags = ["--no-repeat-ngram-size", "0"]
     for src, ref, to in ((en, de, "de"), (de, en, "en")):
-        ours, _ = translate(args.heed, int8, src, to, 1,
-                            ["--no-repeat-ngram-size", "0"])
-        theirs = bergamot(args.work, src, to)
-        same = sum(a == b for a, b in zip(ours, theirs))
-        diffs = [{"source": s, "heed": a, "bergamot": b,
-                  "first_different_word": first_difference(a, b)}
-                 for s, a, b in zip(src, ours, theirs) if a != b]
-        report["directions"][to] = {
-            "sentences": len(src), "identical": same,
-            "identical_share": round(same / len(src), 4),
-            "bleu_heed": round(score.bleu(ours, ref)["score"], 2),
-            "bleu_bergamot": round(score.bleu(theirs, ref)["score"], 2),
-            "differences": diffs}
+        ours, _ = translate(args.heed, int8, src, to, 1, flags)
+        d = report["directions"][to] = compare(
+            ours, bergamot(args.work, src, to), src, ref)
         # The same function without either engine's int8: heed's float
         # model against Bergamot's float32 arithmetic.
-        ours_f, _ = translate(args.heed, args.model, src, to, 1,
-                              ["--no-repeat-ngram-size", "0"])
+        ours_f, _ = translate(args.heed, args.model, src, to, 1, flags)
         theirs_f = bergamot(args.work, src, to, precision="float32")
-        same_f = sum(a == b for a, b in zip(ours_f, theirs_f))
-        report["directions"][to]["float32_identical"] = same_f
-        d = report["directions"][to]
+        d["float32_identical"] = sum(a == b for a, b in zip(ours_f, theirs_f))
         print(f"to {to}, float32 (heed {os.path.basename(args.model)}): "
-              f"identical {same_f}/{len(src)}", flush=True)
-        print(f"to {to}: identical {same}/{len(src)} "
-              f"({100 * same / len(src):.1f}%), BLEU heed "
+              f"identical {d['float32_identical']}/{len(src)}", flush=True)
+        print(f"to {to}: identical {d['identical']}/{len(src)} "
+              f"({100 * d['identical_share']:.1f}%), BLEU heed "
               f"{d['bleu_heed']} bergamot {d['bleu_bergamot']}", flush=True)
+        if args.marian_int8:
+            # One int8 scheme in both engines: the same integers.
+            ours_m, _ = translate(args.heed, args.marian_int8, src, to, 1,
+                                  flags)
+            m = d["marian_scheme"] = compare(
+                ours_m, bergamot(args.work + "-int8", src, to), src, ref)
+            m["heed"] = os.path.basename(args.marian_int8)
+            m["bergamot"] = "int8shiftAlphaAll, intgemm8 export"
+            print(f"to {to}, Marian's int8 scheme in both: identical "
+                  f"{m['identical']}/{len(src)} "
+                  f"({100 * m['identical_share']:.1f}%), BLEU heed "
+                  f"{m['bleu_heed']} bergamot {m['bleu_bergamot']}",
+                  flush=True)
     with open(args.out, "w") as f:
         json.dump(report, f, ensure_ascii=False, indent=1)
 

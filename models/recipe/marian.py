@@ -51,6 +51,7 @@ from transformer import full_config  # noqa: E402
 # Marian's Type enum (src/common/types.h).
 FLOAT32 = 0x404
 INT8 = 0x101
+INTGEMM8 = 0x4101  # int8 + intgemm_type: row-major, not yet prepared
 BINARY_VERSION = 1
 
 
@@ -227,17 +228,25 @@ def read_bin(path):
 def export(model_path, out):
     _, config, tensors = heedfile.read(model_path)
     c = full_config(config)
-    _refuse_int8(tensors)
+    int8 = any(np.asarray(a).dtype == np.int8 for a in tensors.values())
+    if int8 and not any(n.endswith("_alpha") for n in tensors):
+        sys.exit("marian.py: an int8 file in heed's own scheme (a scale per "
+                 "row); export the float model, or one quantised in "
+                 "Marian's scheme (marian_int8.py)")
     _check_exportable(c)
     source = bytes(tensors["tokenizer.source"])
     target = bytes(tensors["tokenizer.target"])
     if source != target:
         sys.exit("marian.py: cannot export separate source and target "
                  "tokenizers with one shared embedding")
-    params = marian_tensors(c, tensors)
+    if int8:
+        import marian_int8
+        items = marian_int8.marian_items(c, tensors, param_map(c))
+    else:
+        params = marian_tensors(c, tensors)
+        items = [(name, FLOAT32, list(a.shape), a.astype("<f4").tobytes())
+                 for name, a in sorted(params.items())]
     yml = model_yml(c).encode() + b"\0"
-    items = [(name, FLOAT32, list(a.shape), a.astype("<f4").tobytes())
-             for name, a in sorted(params.items())]
     items.append(("special:model.yml", INT8, [len(yml)], yml))
     os.makedirs(out, exist_ok=True)
     write_bin(os.path.join(out, "model.bin"), items)
@@ -247,9 +256,11 @@ def export(model_path, out):
     with open(os.path.join(out, "vocab.trg.spm"), "wb") as f:
         f.write(target)
     with open(os.path.join(out, "config.yml"), "w") as f:
-        f.write(bergamot_config())
-    print(f"marian.py: wrote {out}/model.bin ({len(items)} tensors), "
-          "vocab.src.spm, vocab.trg.spm, config.yml")
+        f.write(bergamot_config("int8shiftAlphaAll" if int8 else
+                                "int8shiftAll"))
+    print(f"marian.py: wrote {out}/model.bin ({len(items)} tensors"
+          f"{', intgemm8' if int8 else ''}), vocab.src.spm, vocab.trg.spm, "
+          "config.yml")
 
 
 def without_dummy_prefix(spm_model):
@@ -262,11 +273,13 @@ def without_dummy_prefix(spm_model):
     return proto.SerializeToString()
 
 
-def bergamot_config():
-    """Options for Bergamot's engine beside the model."""
+def bergamot_config(precision):
+    """Options for Bergamot's engine beside the model: `precision` is
+    int8shiftAll (Marian quantises a float model as it loads it) or
+    int8shiftAlphaAll (intgemm8 matrices with their input ranges)."""
     return "\n".join([
         "beam-size: 1", "normalize: 1.0", "word-penalty: 0",
-        "gemm-precision: int8shiftAll", "skip-cost: true",
+        f"gemm-precision: {precision}", "skip-cost: true",
         # heed may output <unk>; Marian suppresses it unless allowed.
         "allow-unk: true",
         # Every sentence needs its language tag in front: the caller splits
