@@ -60,6 +60,17 @@ TEST_CASE(
   CHECK(QuantizeModel(out).size() == Quantized("tiny_prenorm.heed").size());
 }
 
+// ‖got − want‖ / ‖want‖.
+double RelativeError(const std::vector<float>& want,
+                     const std::vector<float>& got) {
+  double err = 0, norm = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    err += (want[i] - got[i]) * (want[i] - got[i]);
+    norm += want[i] * want[i];
+  }
+  return std::sqrt(err / norm);
+}
+
 TEST_CASE("the int8 model stays close to the float one") {
   for (const char* name : {"tiny_postnorm.heed", "tiny_prenorm.heed"}) {
     INFO("model ", std::string(name));
@@ -68,13 +79,9 @@ TEST_CASE("the int8 model stays close to the float one") {
     const Model q = Model::Load(ModelFile::FromBytes(Quantized(name)));
     const EncoderOutput ef = f.Encode(Sources(), {});
     const EncoderOutput eq = q.Encode(Sources(), {});
-    double err = 0, norm = 0;
-    for (size_t i = 0; i < ef.memory.size(); ++i) {
-      err += (ef.memory[i] - eq.memory[i]) * (ef.memory[i] - eq.memory[i]);
-      norm += ef.memory[i] * ef.memory[i];
-    }
-    MESSAGE("encoder output relative error ", std::sqrt(err / norm));
-    CHECK(std::sqrt(err / norm) < 0.03);
+    const double err = RelativeError(ef.memory, eq.memory);
+    MESSAGE("encoder output relative error ", err);
+    CHECK(err < 0.03);
     // The probabilities of the float model's greedy output, token by token.
     const auto found = GreedySearch(f, ef, DecodingOptions{}, {});
     const size_t V = f.config().target_vocab;
@@ -135,12 +142,7 @@ double EncoderError(const std::vector<uint8_t>& bytes) {
   const Model q = Model::Load(ModelFile::FromBytes(bytes));
   const EncoderOutput ef = f.Encode(Sources(), {});
   const EncoderOutput eq = q.Encode(Sources(), {});
-  double err = 0, norm = 0;
-  for (size_t i = 0; i < ef.memory.size(); ++i) {
-    err += (ef.memory[i] - eq.memory[i]) * (ef.memory[i] - eq.memory[i]);
-    norm += ef.memory[i] * ef.memory[i];
-  }
-  return std::sqrt(err / norm);
+  return RelativeError(ef.memory, eq.memory);
 }
 
 TEST_CASE("a matrix's calibrated input range (_alpha) is read and checked") {

@@ -76,6 +76,10 @@ def main():
                    "Bergamot's int8shiftAlphaAll on its export")
     p.add_argument("--heed", default=os.path.join(ROOT, "build", "release",
                                                   "heed"))
+    p.add_argument("--simd", default="SSE4",
+                   help="heed's --simd TARGET: SSE4 (or AVX3 with VNNI, or "
+                   "WebAssembly) rounds to 127 levels as intgemm does; AVX2 "
+                   "rounds again to 63/64 so that no int16 sum saturates")
     p.add_argument("--work", default=os.path.join(ROOT, "models", "work",
                                                   "marian"))
     p.add_argument("--out", default=os.path.join(ROOT, "models", "eval",
@@ -89,9 +93,10 @@ def main():
     report = {"set": "multi30k test_2016_flickr", "heed": os.path.basename(int8),
               "bergamot": "@browsermt/bergamot-translator 0.4.9, "
               "gemm-precision int8shiftAll, beam 1",
-              "heed_flags": "--beam 1 --no-repeat-ngram-size 0",
+              "heed_flags": f"--beam 1 --no-repeat-ngram-size 0 --simd "
+              f"{args.simd}",
               "directions": {}}
-    flags = ["--no-repeat-ngram-size", "0"]
+    flags = ["--no-repeat-ngram-size", "0", "--simd", args.simd]
     for src, ref, to in ((en, de, "de"), (de, en, "en")):
         ours, _ = translate(args.heed, int8, src, to, 1, flags)
         d = report["directions"][to] = compare(

@@ -3,7 +3,7 @@
 same integers.
 
   /usr/bin/python3 models/recipe/marian_int8.py \\
-      --model models/heed-en-de.heed --text de:EN.txt --text en:DE.txt \\
+      --model models/heed-en-de.heed [--text de:EN.txt --text en:DE.txt] \\
       --out models/work/heed-en-de-int8-marian.heed
   /usr/bin/python3 models/recipe/marian.py export \\
       --model models/work/heed-en-de-int8-marian.heed --out DIR
@@ -29,7 +29,8 @@ matrices with the same integers and multipliers:
 The calibration runs the float model in PyTorch: each sentence is
 translated greedily, then read again teacher-forced while every matrix
 multiply records the largest |input| it sees. Each `--text LANG:FILE` is
-a file of source lines to translate into LANG.
+a file of source lines to translate into LANG; without any, the first 100
+lines of Multi30k's validation set each way.
 """
 import argparse
 import os
@@ -222,8 +223,8 @@ def marian_items(c, tensors, params):
     emb = output_embedding(c)
     items = [("Wemb", INTGEMM8, list(tensors[emb].shape),
               intgemm_blob(tensors[emb], multiplier(tensors[emb + "_scale"])))]
-    # The output layer's input range, under both names Marian may look up.
-    items += [quant_mult_a(n, emb) for n in ("Wemb", "none")]
+    # The output layer's input range (Bergamot refuses the model without).
+    items.append(quant_mult_a("Wemb", emb))
     bias = np.zeros(c["target_vocab"], np.float32)
     if c["output_bias"]:
         bias = np.asarray(tensors["output_projection.bias"], np.float32)
@@ -239,38 +240,51 @@ def marian_items(c, tensors, params):
     return sorted(items)
 
 
+def encode(lines, lang, sp, config):
+    """Source lines to translate into lang -> [(piece ids, tag id or
+    None)]."""
+    tags = config.get("target_tags", {})
+    if tags and lang not in tags:
+        raise ValueError(f"{lang}: not one of {sorted(tags)}")
+    tag = sp.piece_to_id(tags[lang]) if tags else None
+    return [(sp.encode(line.strip()), tag) for line in lines if line.strip()]
+
+
 def read_texts(specs, sp, config):
     """["LANG:FILE", ...] -> [(piece ids, LANG's tag id or None)]."""
-    tags = config.get("target_tags", {})
     sentences = []
     for spec in specs:
         lang, _, path = spec.partition(":")
-        if not path or (tags and lang not in tags):
-            raise ValueError(f"--text {spec}: needs LANG:FILE with LANG one "
-                             f"of {sorted(tags)}")
-        tag = sp.piece_to_id(tags[lang]) if tags else None
+        if not path:
+            raise ValueError(f"--text {spec}: needs LANG:FILE")
         with open(path, encoding="utf-8") as f:
-            for line in f:
-                if line.strip():
-                    sentences.append((sp.encode(line.strip()), tag))
-    if not sentences:
-        raise ValueError("no calibration sentences")
+            sentences += encode(f, lang, sp, config)
     return sentences
+
+
+def validation(n, sp, config):
+    """The first n lines of Multi30k's validation set, each way."""
+    import data
+    en, de = data.multi30k("val")
+    return encode(en[:n], "de", sp, config) + encode(de[:n], "en", sp, config)
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--model", default="models/heed-en-de.heed",
                    help="the float model")
-    p.add_argument("--text", action="append", required=True,
-                   metavar="LANG:FILE",
-                   help="source lines to translate into LANG (repeatable)")
+    p.add_argument("--text", action="append", metavar="LANG:FILE",
+                   help="source lines to translate into LANG (repeatable); "
+                   "default: the first --sentences of Multi30k's validation "
+                   "set each way")
+    p.add_argument("--sentences", type=int, default=100)
     p.add_argument("--out", required=True)
     args = p.parse_args()
     import sentencepiece as spm
     import torch
     from transformer import Transformer, load_heed_tensors
-    torch.set_num_threads(os.cpu_count())
+    # One sentence at a time: the matrices are too small for threads.
+    torch.set_num_threads(1)
     _, config, tensors = heedfile.read(args.model)
     if any(np.asarray(a).dtype == np.int8 for a in tensors.values()):
         sys.exit("marian_int8.py: an int8 model; use the float model")
@@ -279,7 +293,10 @@ def main():
     sp = spm.SentencePieceProcessor(
         model_proto=bytes(tensors["tokenizer.source"]))
     try:
-        sentences = read_texts(args.text, sp, config)
+        sentences = read_texts(args.text, sp, config) if args.text else \
+            validation(args.sentences, sp, config)
+        if not sentences:
+            raise ValueError("no calibration sentences")
         alphas = calibrate(model, sentences)
     except ValueError as e:
         sys.exit(f"marian_int8.py: {e}")

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { heed } from "../native.mjs";
@@ -23,9 +23,9 @@ function exportModel(model) {
   return out;
 }
 
-function heedGreedy(model, to, lines) {
+function heedGreedy(model, to, lines, extra = []) {
   return execFileSync(heed, ["translate", "--model", model, "--to", to, "--beam", "1",
-    "--no-repeat-ngram-size", "0"], { input: lines.join("\n") + "\n" })
+    "--no-repeat-ngram-size", "0", ...extra], { input: lines.join("\n") + "\n" })
     .toString().split("\n").slice(0, lines.length);
 }
 
@@ -79,6 +79,40 @@ test("the shipped model runs in Bergamot: float32 output identical to heed's, in
     } finally {
       await bergamot.close();
     }
+  }
+});
+
+test("one int8 scheme in both engines: Marian's, calibrated by marian_int8.py", async () => {
+  const work = mkdtempSync(join(tmpdir(), "heed-marian-int8-"));
+  // Ranges measured on word-list sentences other than the ones compared.
+  const calibration = {
+    de: wordListSentences("en").filter((_, i) => i % 10 === 5),
+    en: wordListSentences("de").filter((_, i) => i % 10 === 5),
+  };
+  const texts = Object.entries(calibration).flatMap(([to, lines]) => {
+    const file = join(work, `${to}.txt`);
+    writeFileSync(file, lines.join("\n") + "\n");
+    return ["--text", `${to}:${file}`];
+  });
+  const model = join(work, "int8-marian.heed");
+  execFileSync("/usr/bin/python3", [join(root, "models/recipe/marian_int8.py"),
+    "--model", join(root, "models/heed-en-de.heed"), ...texts, "--out", model],
+  { stdio: ["ignore", "ignore", "inherit"] });
+  const dir = exportModel(model);
+  assert.match(readFileSync(join(dir, "config.yml"), "utf8"), /gemm-precision: int8shiftAlphaAll/);
+  const bergamot = await loadBergamot({ dir });
+  try {
+    for (const [to, lang] of [["de", "en"], ["en", "de"]]) {
+      const src = wordListSentences(lang).filter((_, i) => i % 10 === 0);
+      const got = await bergamot.translate(src.map((x) => `<2${to}> ${x}`));
+      // SSE4 rounds to 127 levels as intgemm does (AVX2 rounds again).
+      const want = heedGreedy(model, to, src, ["--simd", "SSE4"]);
+      const same = got.filter((g, i) => g === want[i]).length;
+      assert.ok(same >= 0.75 * src.length,
+        `into ${to}: ${same} of ${src.length} identical; first: ${got[0]} / ${want[0]}`);
+    }
+  } finally {
+    await bergamot.close();
   }
 });
 
