@@ -63,6 +63,21 @@ mkdir -p "$corpus/loader" "$corpus/translate" "$corpus/tokenizer"
 # A crashing input is kept in build/fuzz/crashes, not in the working tree.
 mkdir -p build/fuzz/crashes
 crashes=-artifact_prefix=build/fuzz/crashes/
+# Runs one fuzzer: its final stats, or on a failure its whole report (the
+# sanitizer's stack, the input as Base64), then its exit status.
+fuzz() {
+  local log rc=0
+  log=$(mktemp)
+  "$@" >"$log" 2>&1 || rc=$?
+  if ((rc != 0)); then
+    echo "== $1 failed (exit $rc):"
+    grep -av '^#[0-9]' "$log" | tail -100
+  else
+    tail -4 "$log"
+  fi
+  rm -f "$log"
+  return "$rc"
+}
 cp tests/fixtures/*.heed "$corpus/loader/"
 cp tests/fixtures/tiny_spm.model "$corpus/tokenizer/"
 # The shipped model's tokenizer: the one with a normaliser charsmap.
@@ -74,21 +89,21 @@ begin, end = json.loads(data[8:8 + n])["tokenizer.source"]["data_offsets"]
 open(sys.argv[2], "wb").write(data[8 + n + begin:8 + n + end])
 PY
 printf '\x05\x10A dog runs. Ein Hund.' >"$corpus/translate/seed"
-./build/fuzz/fuzz_model_loader "$crashes" -max_total_time="$FUZZ_SECONDS" \
-  -rss_limit_mb=4096 -print_final_stats=1 "$corpus/loader" 2>&1 | tail -4
-./build/fuzz/fuzz_translate "$crashes" -max_total_time="$FUZZ_SECONDS" -max_len=512 \
-  -print_final_stats=1 "$corpus/translate" 2>&1 | tail -4
-./build/fuzz/fuzz_tokenizer "$crashes" -max_total_time="$FUZZ_SECONDS" -max_len=400000 \
-  -rss_limit_mb=4096 -print_final_stats=1 "$corpus/tokenizer" 2>&1 | tail -4
+fuzz ./build/fuzz/fuzz_model_loader "$crashes" -max_total_time="$FUZZ_SECONDS" \
+  -rss_limit_mb=4096 -print_final_stats=1 "$corpus/loader"
+fuzz ./build/fuzz/fuzz_translate "$crashes" -max_total_time="$FUZZ_SECONDS" -max_len=512 \
+  -print_final_stats=1 "$corpus/translate"
+fuzz ./build/fuzz/fuzz_tokenizer "$crashes" -max_total_time="$FUZZ_SECONDS" -max_len=400000 \
+  -rss_limit_mb=4096 -print_final_stats=1 "$corpus/tokenizer"
 mkdir -p "$corpus/html"
 printf '<p>A <b>dog</b> &amp; <a href="x"><img src=y></a> runs.</p><!-- c --><ul><li>x<script>a</script>' \
   >"$corpus/html/seed"
-./build/fuzz/fuzz_html "$crashes" -max_total_time="$FUZZ_SECONDS" -max_len=4096 \
-  -print_final_stats=1 "$corpus/html" 2>&1 | tail -4
+fuzz ./build/fuzz/fuzz_html "$crashes" -max_total_time="$FUZZ_SECONDS" -max_len=4096 \
+  -print_final_stats=1 "$corpus/html"
 mkdir -p "$corpus/flags"
 printf -- '--beam\0004\0--length-penalty\0000.6\0--max-batch\00032\0--attention-json\0a.json\0--logit-lens\0003' \
   >"$corpus/flags/seed"
-./build/fuzz/fuzz_cli_flags "$crashes" -max_total_time="$FUZZ_SECONDS" -max_len=256 \
-  -print_final_stats=1 "$corpus/flags" 2>&1 | tail -4
+fuzz ./build/fuzz/fuzz_cli_flags "$crashes" -max_total_time="$FUZZ_SECONDS" -max_len=256 \
+  -print_final_stats=1 "$corpus/flags"
 
 echo "== all tests passed"
