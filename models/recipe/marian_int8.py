@@ -73,9 +73,13 @@ def calibrate(model, sentences):
     # Where each matrix's weight lies in memory: q, k and v are views of
     # one packed matrix, which PyTorch may multiply at once.
     weights = {name: (t.data_ptr(), t.numel() * t.element_size())
-               for name, t in _module_tensors(model).items()}
+               for name, t in _matrices(model).items()}
+    # The output layer's input: the last decoder state.
+    output = output_embedding(c) if c["tied_output"] \
+        else "output_projection.weight"
+    weights.pop(output, None)
     seen = {name: [] for name in weights}
-    seen[output_embedding(c)] = []
+    seen[output] = []
     current = {}
     linear = F.linear
 
@@ -101,7 +105,7 @@ def calibrate(model, sentences):
             tgt_in = torch.tensor([[c["bos_id"]] + tokens[:-1]])
             x = _decoder_output(model, tgt_in, memory, pad)
             F.linear = linear
-            current[output_embedding(c)] = float(x.detach().abs().max())
+            current[output] = float(x.detach().abs().max())
             for name, top in current.items():
                 seen[name].append(top)
     finally:
@@ -113,37 +117,12 @@ def calibrate(model, sentences):
             for name, tops in seen.items()}
 
 
-def _module_tensors(model):
-    """heed name -> the model's own weight tensor (q, k and v are views of
-    the packed one) of every matrix but the embedding tables."""
-    keep = {}
-    d = model.config["d_model"]
-    for i, layer in enumerate(model.encoder):
-        keep.update(_attention(f"encoder.layers.{i}.self_attn",
-                               layer.self_attn, d))
-        keep.update(_ffn(f"encoder.layers.{i}", layer.ffn))
-    for i, layer in enumerate(model.decoder):
-        keep.update(_attention(f"decoder.layers.{i}.self_attn",
-                               layer.self_attn, d))
-        keep.update(_attention(f"decoder.layers.{i}.encoder_attn",
-                               layer.cross_attn, d))
-        keep.update(_ffn(f"decoder.layers.{i}", layer.ffn))
-    if not model.config["tied_output"]:
-        keep["output_projection.weight"] = model.output.weight
-    return keep
-
-
-def _attention(prefix, mha, d):
-    w = mha.in_proj_weight
-    out = {f"{prefix}.{n}_proj.weight": w[i * d:(i + 1) * d]
-           for i, n in enumerate(("q", "k", "v"))}
-    out[f"{prefix}.out_proj.weight"] = mha.out_proj.weight
-    return out
-
-
-def _ffn(prefix, ffn):
-    return {f"{prefix}.fc1.weight": ffn.fc1.weight,
-            f"{prefix}.fc2.weight": ffn.fc2.weight}
+def _matrices(model):
+    """heed name -> the model's own weight tensor of every matrix multiplied
+    with an nn.Linear or PyTorch's attention (not the embedding tables)."""
+    from transformer import module_tensors
+    return {name: t for name, t in module_tensors(model).items()
+            if name.endswith(("_proj.weight", ".fc1.weight", ".fc2.weight"))}
 
 
 def _decoder_output(model, tgt_in, memory, pad):

@@ -238,6 +238,13 @@ def _ffn(prefix, ffn):
 
 def heed_tensors(model):
     """name -> float32 numpy array, in heed's names (models/FORMAT.md)."""
+    return {k: v.detach().float().cpu().numpy()
+            for k, v in module_tensors(model).items()}
+
+
+def module_tensors(model):
+    """name -> the model's own tensor, in heed's names (q, k and v are
+    views of PyTorch's packed projection)."""
     c, d = model.config, model.config["d_model"]
     t = {"encoder.embed_tokens.weight": model.embed.weight}
     if not c["shared_embeddings"]:
@@ -265,13 +272,12 @@ def heed_tensors(model):
             t["output_projection.bias"] = model.output.bias
     elif c["output_bias"]:
         t["output_projection.bias"] = model.output_bias
-    return {k: v.detach().float().cpu().numpy() for k, v in t.items()}
+    return t
 
 
 def load_heed_tensors(model, tensors):
     """Copies heed-named arrays (as read from a model file) into model."""
-    d = model.config["d_model"]
-    names = heed_tensors(model).keys()
+    names = module_tensors(model).keys()
     with torch.no_grad():
         params = {}
         for name in names:
