@@ -49,10 +49,6 @@ int History::Add(int parent, int token, float log_prob,
     TopK(ranked != nullptr ? ranked : &state.log_probs[row * vocab_], vocab_,
          kAlternatives, -1, &node.alternatives);
   }
-  const StepCapture& c = node.step;
-  holds_captures_ = holds_captures_ || capture_ || !c.self.empty() ||
-                    !c.cross.empty() || !c.hidden.empty() || !c.norms.empty() ||
-                    !c.values.empty();
   if (confidence_) {
     const float* lp = &state.log_probs[row * vocab_];
     node.prob = std::exp(lp[token]);
@@ -100,7 +96,7 @@ void History::AddLens(const std::vector<int>& chain, Hypothesis* h) const {
 }
 
 void History::Prune(const std::vector<int>& live) {
-  if (!holds_captures_) return;
+  if (!captures_) return;
   on_path_.assign(nodes_.size(), 0);
   for (int n : live) {
     for (; n >= 0 && on_path_[n] == 0; n = nodes_[n].parent) on_path_[n] = 1;

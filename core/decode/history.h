@@ -36,6 +36,8 @@ class History {
         heads_(model.config().heads),
         vocab_(model.config().target_vocab),
         capture_(run.capture_attention),
+        captures_(run.capture_attention || run.capture_hidden ||
+                  run.capture_sublayer_norms || run.capture_value_norms),
         confidence_(options.token_confidence),
         lens_k_(options.logit_lens) {
     if (lens_k_ > 0 && !run.capture_hidden) {
@@ -98,10 +100,10 @@ class History {
   size_t heads_;
   size_t vocab_;
   bool capture_;
+  bool captures_;  // whether the nodes keep anything Prune can free
   bool confidence_;
   size_t lens_k_;
   std::vector<Node> nodes_;
-  bool holds_captures_ = false;   // whether any node captured anything
   std::vector<uint8_t> on_path_;  // Prune's marks, one per node
   size_t entropy_step_ = 0;       // the step entropies_ belong to
   std::vector<float> entropies_;  // per row of that step, NaN until computed

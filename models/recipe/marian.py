@@ -55,8 +55,12 @@ INTGEMM8 = 0x4101  # int8 + intgemm_type: row-major, not yet prepared
 BINARY_VERSION = 1
 
 
+def is_int8(tensors):
+    return any(np.asarray(a).dtype == np.int8 for a in tensors.values())
+
+
 def _refuse_int8(tensors):
-    if any(np.asarray(a).dtype == np.int8 for a in tensors.values()):
+    if is_int8(tensors):
         sys.exit("marian.py: an int8 model file; use the float model it was "
                  "quantised from")
 
@@ -228,7 +232,7 @@ def read_bin(path):
 def export(model_path, out):
     _, config, tensors = heedfile.read(model_path)
     c = full_config(config)
-    int8 = any(np.asarray(a).dtype == np.int8 for a in tensors.values())
+    int8 = is_int8(tensors)
     if int8 and not any(n.endswith("_alpha") for n in tensors):
         sys.exit("marian.py: an int8 file in heed's own scheme (a scale per "
                  "row); export the float model, or one quantised in "

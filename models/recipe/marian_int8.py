@@ -72,12 +72,10 @@ def calibrate(model, sentences):
     c = model.config
     # Where each matrix's weight lies in memory: q, k and v are views of
     # one packed matrix, which PyTorch may multiply at once.
-    weights = {name: (t.data_ptr(), t.numel() * t.element_size())
-               for name, t in _matrices(model).items()}
+    weights = {name: t.data_ptr() for name, t in _matrices(model).items()}
     # The output layer's input: the last decoder state.
     output = output_embedding(c) if c["tied_output"] \
         else "output_projection.weight"
-    weights.pop(output, None)
     seen = {name: [] for name in weights}
     seen[output] = []
     current = {}
@@ -86,7 +84,7 @@ def calibrate(model, sentences):
     def recording(x, w, b=None):
         start, size = w.data_ptr(), w.numel() * w.element_size()
         top = float(x.detach().abs().max())
-        for name, (at, _) in weights.items():
+        for name, at in weights.items():
             if start <= at < start + size:
                 current[name] = max(current.get(name, 0.0), top)
         return linear(x, w, b)
@@ -103,7 +101,7 @@ def calibrate(model, sentences):
             F.linear = recording
             memory, pad, _ = model.encode(torch.tensor([src]))
             tgt_in = torch.tensor([[c["bos_id"]] + tokens[:-1]])
-            x = _decoder_output(model, tgt_in, memory, pad)
+            x = model.decoder_states(tgt_in, memory, pad)[0]
             F.linear = linear
             current[output] = float(x.detach().abs().max())
             for name, top in current.items():
@@ -123,19 +121,6 @@ def _matrices(model):
     from transformer import module_tensors
     return {name: t for name, t in module_tensors(model).items()
             if name.endswith(("_proj.weight", ".fc1.weight", ".fc2.weight"))}
-
-
-def _decoder_output(model, tgt_in, memory, pad):
-    """The input of the output layer, teacher-forced (B, T, d)."""
-    import torch
-    T = tgt_in.shape[1]
-    causal = torch.triu(torch.ones(T, T, dtype=torch.bool), 1)
-    x = model._embed(model.target_embedding(), tgt_in, decoder=True)
-    for layer in model.decoder:
-        x, _, _ = layer(x, memory, pad, causal, False)
-    if model.config["pre_norm"]:
-        x = model.decoder_norm(x)
-    return x
 
 
 def quantize(tensors, alphas):
@@ -261,11 +246,12 @@ def main():
     args = p.parse_args()
     import sentencepiece as spm
     import torch
+    import marian
     from transformer import Transformer, load_heed_tensors
     # One sentence at a time: the matrices are too small for threads.
     torch.set_num_threads(1)
     _, config, tensors = heedfile.read(args.model)
-    if any(np.asarray(a).dtype == np.int8 for a in tensors.values()):
+    if marian.is_int8(tensors):
         sys.exit("marian_int8.py: an int8 model; use the float model")
     model = Transformer(config).eval()
     load_heed_tensors(model, tensors)

@@ -190,6 +190,19 @@ class Transformer(nn.Module):
     def decode(self, tgt_in, memory, src_pad_mask, need_weights=False):
         """Teacher-forced logits (B, T, V) and per-layer self (B, H, T, T)
         and cross (B, H, T, S) attention."""
+        x, self_w, cross_w = self.decoder_states(tgt_in, memory, src_pad_mask,
+                                                 need_weights)
+        if self.config["tied_output"]:
+            logits = x @ self.target_embedding().weight.t()
+            if self.config["output_bias"]:
+                logits = logits + self.output_bias
+        else:
+            logits = self.output(x)
+        return logits, self_w, cross_w
+
+    def decoder_states(self, tgt_in, memory, src_pad_mask, need_weights=False):
+        """Teacher-forced: the output layer's input (B, T, d) and per-layer
+        self and cross attention."""
         T = tgt_in.shape[1]
         causal = torch.triu(torch.ones(T, T, dtype=torch.bool,
                                        device=tgt_in.device), 1)
@@ -201,13 +214,7 @@ class Transformer(nn.Module):
             cross_w.append(wc)
         if self.config["pre_norm"]:
             x = self.decoder_norm(x)
-        if self.config["tied_output"]:
-            logits = x @ self.target_embedding().weight.t()
-            if self.config["output_bias"]:
-                logits = logits + self.output_bias
-        else:
-            logits = self.output(x)
-        return logits, self_w, cross_w
+        return x, self_w, cross_w
 
     def forward(self, src, tgt_in):
         memory, pad_mask, _ = self.encode(src)
