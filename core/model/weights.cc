@@ -80,16 +80,22 @@ class Reader {
                 "; this engine reads F32, F16 and (matrices) I8");
   }
 
+  // Tensor `name` of `shape`, F32 or F16, decoded into out (its elements).
+  void DecodeFloatsOrThrow(const std::string& name,
+                           const std::vector<size_t>& shape, float* out) {
+    const TensorInfo& t = Tensor(name, shape);
+    if (!DecodeFloats(file_, t, out)) {
+      throw Error(Where() + "tensor '" + name + "' has dtype " +
+                  DTypeName(t.dtype) + ", expected F32 or F16");
+    }
+  }
+
   // The row scales of the I8 matrix `name`: tensor `name`_scale, F32 or F16
   // (rows), finite and not negative.
   const float* Scales(const std::string& name, size_t rows) {
     const std::string scale_name = name + "_scale";
-    const TensorInfo& t = Tensor(scale_name, {rows});
     std::vector<float>& out = w_->converted.emplace_back(rows);
-    if (!DecodeFloats(file_, t, out.data())) {
-      throw Error(Where() + "tensor '" + scale_name + "' has dtype " +
-                  DTypeName(t.dtype) + ", expected F32 or F16");
-    }
+    DecodeFloatsOrThrow(scale_name, {rows}, out.data());
     // 127 · scale is the row's largest weight: at most F16's largest value,
     // so that every product and sum downstream stays finite.
     constexpr float kMaxScale = 65504.0f / 127.0f;
@@ -126,12 +132,8 @@ class Reader {
   float Alpha(const std::string& name) {
     const std::string alpha_name = name + "_alpha";
     if (file_.Find(alpha_name) == nullptr) return 0.0f;
-    const TensorInfo& t = Tensor(alpha_name, {1});
     float alpha = 0.0f;
-    if (!DecodeFloats(file_, t, &alpha)) {
-      throw Error(Where() + "tensor '" + alpha_name + "' has dtype " +
-                  DTypeName(t.dtype) + ", expected F32 or F16");
-    }
+    DecodeFloatsOrThrow(alpha_name, {1}, &alpha);
     if (!(alpha > 0.0f && std::isfinite(alpha))) {
       throw Error(Where() + "tensor '" + alpha_name + "' is " +
                   std::to_string(alpha) + ", not a positive finite range");

@@ -57,6 +57,16 @@ def new_repeats(references, outputs):
                if repeats_bigram(o) and not repeats_bigram(r))
 
 
+def write_hypotheses(folder, result, outputs):
+    """One job's outputs, a line each, named after its set, direction and
+    beam: for reading the repeats and errors behind a score."""
+    os.makedirs(folder, exist_ok=True)
+    name = (f"{result['set'].replace(' ', '_')}.{result['direction']}"
+            f".beam{result['beam']}.txt")
+    with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+        f.write("".join(o + "\n" for o in outputs))
+
+
 def translate(heed, model, lines, to, beam, extra_flags=()):
     t0 = time.time()
     out = subprocess.run([heed, "translate", "--model", model, "--to", to,
@@ -115,6 +125,9 @@ def main():
                    help="score only these sets (comma-separated names)")
     p.add_argument("--beams", default="1,4",
                    help="beam sizes to score, comma-separated")
+    p.add_argument("--hypotheses", default="",
+                   help="also write each job's outputs to this folder, one "
+                        "file per set, direction and beam")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     jobs = []
@@ -145,6 +158,8 @@ def main():
              "new_bigram_repeats": new_repeats(ref, hyp),
              "seconds": round(seconds, 1)}
         print(json.dumps(r), flush=True)
+        if args.hypotheses:
+            write_hypotheses(args.hypotheses, r, hyp)
         if name == "everyday" and beam == 4:
             r["outputs"] = hyp
         return r
