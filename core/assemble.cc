@@ -12,11 +12,22 @@
 namespace heed {
 namespace {
 
-Translation MakeTranslation(const Hypothesis& h, const Tokenizer& target) {
+// The hypothesis as text, with its unknown pieces written as the source
+// text they copy.
+std::string HypothesisText(const Hypothesis& h, const Unit& unit,
+                           const Tokenizer& target) {
+  if (h.copies.empty()) return target.Decode(h.tokens);
+  std::vector<std::string> copied;
+  for (int k : h.copies) copied.push_back(k >= 0 ? unit.unknowns[k] : "");
+  return target.Decode(h.tokens, copied);
+}
+
+Translation MakeTranslation(const Hypothesis& h, const Unit& unit,
+                            const Tokenizer& target) {
   Translation tr;
   tr.ids = h.tokens;
   for (int id : h.tokens) tr.pieces.push_back(target.Piece(id));
-  tr.text = target.Decode(h.tokens);
+  tr.text = HypothesisText(h, unit, target);
   tr.score = h.score;
   tr.log_prob = h.log_prob;
   tr.token_probs = h.token_probs;
@@ -145,7 +156,7 @@ SentenceResult MakeSentenceResult(const ModelConfig& c, const Tokenizer& source,
   sr.source_ids = unit.ids;
   for (int id : unit.ids) sr.source_pieces.push_back(source.Piece(id));
   for (const Hypothesis& h : nbest) {
-    sr.nbest.push_back(MakeTranslation(h, target));
+    sr.nbest.push_back(MakeTranslation(h, unit, target));
   }
   sr.best = sr.nbest.at(0);
   const Hypothesis& best = nbest[0];

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/parallel.h"
+#include "core/unknowns.h"
 
 namespace heed {
 namespace {
@@ -41,6 +42,12 @@ void RunBatch(const Model& model, const std::vector<Unit>& units,
   b.enc = model.Encode(ids, plan.run);
   const auto e1 = Clock::now();
   b.found = Search(model, b.enc, plan.decoding, plan.run, spare);
+  for (size_t i = 0; i < b.found.size() && plan.copy_unknown; ++i) {
+    for (Hypothesis& h : b.found[i]) {
+      h.copies = CopiedUnknowns(model, b.enc, i, units[b.first + i],
+                                plan.source_unk, h.tokens, plan.run);
+    }
+  }
   for (size_t i = 0; i < b.found.size() && NeedsReplay(plan.run); ++i) {
     b.replays.push_back(Replay(model, b.enc, i, b.found[i][0], plan.run));
   }

@@ -75,6 +75,10 @@ std::vector<OptionSpec> MakeTable() {
       Switch("html", "html", "--html",
              "the text is HTML: tags kept, inline markup on the aligned words",
              &O::html),
+      Switch("copy_unknown", "copyUnknown", "--copy-unknown",
+             "write the source's text for the unknown piece (a character "
+             "the vocabulary lacks) where a translation has it; 0: ⁇",
+             &O::copy_unknown),
       Switch("alignments", "alignments", "--alignments",
              "word alignments (source-target word pairs) from cross-attention",
              &O::alignments),

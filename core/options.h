@@ -46,6 +46,10 @@ struct TranslateOptions : DecodingOptions {
   bool alignments = false;
   std::vector<HeadRef> masked_heads;      // heads whose output is zeroed
   std::vector<SublayerRef> switched_off;  // sublayers whose output is zeroed
+  // Where a translation writes the unknown piece (a character the
+  // vocabulary lacks, " ⁇ "), write the source text of the unknown piece it
+  // attends to instead (core/unknowns.h); false keeps " ⁇ ".
+  bool copy_unknown = true;
   std::string positions = "on";  // "on", "off" (no positional encoding) or
                                  // "shuffled" (the source's positions
                                  // permuted; see RunOptions::positions)

@@ -90,13 +90,21 @@ int TargetTag(const ModelConfig& c, const Tokenizer& source,
 void AddUnits(size_t text, size_t segment, const std::string& sentence,
               const Plan& plan, const Tokenizer& source, int eos,
               std::vector<Unit>* units) {
-  const std::vector<int> pieces = source.Encode(sentence);
+  std::vector<std::string> unknowns;
+  const std::vector<int> pieces = source.Encode(sentence, &unknowns);
+  size_t next_unknown = 0;
   for (size_t at = 0; at < pieces.size(); at += plan.room) {
-    Unit u{text, segment, "", {}};
+    Unit u{text, segment, "", {}, {}};
     if (plan.tag >= 0) u.ids.push_back(plan.tag);
     const size_t end = std::min(pieces.size(), at + plan.room);
     std::vector<int> chunk(pieces.begin() + at, pieces.begin() + end);
-    u.source = pieces.size() <= plan.room ? sentence : source.Decode(chunk);
+    for (int id : chunk) {
+      if (id == source.unk_id() && next_unknown < unknowns.size()) {
+        u.unknowns.push_back(unknowns[next_unknown++]);
+      }
+    }
+    u.source = pieces.size() <= plan.room ? sentence
+                                          : source.Decode(chunk, u.unknowns);
     u.ids.insert(u.ids.end(), chunk.begin(), chunk.end());
     u.ids.push_back(eos);
     units->push_back(std::move(u));
@@ -147,6 +155,8 @@ Plan PlanRequest(const ModelConfig& c, const Tokenizer& source,
   SetSublayers(c, options.switched_off, &plan.run.sublayers);
   plan.run.positions = ReadPositions(options.positions);
   plan.erasure = ReadErasureMode(options.erasure);
+  plan.copy_unknown = options.copy_unknown;
+  plan.source_unk = source.unk_id();
   if (plan.erasure == ErasureMode::kRemove &&
       plan.run.positions == Positions::kShuffled) {
     throw Error(

@@ -24,6 +24,9 @@ struct Unit {
   size_t segment;  // index of its sentence segment
   std::string source;
   std::vector<int> ids;  // encoder input: [tag] pieces EOS
+  // The text each unknown piece of ids stands for, in order ("ø"): what a
+  // translation copies where it writes an unknown piece.
+  std::vector<std::string> unknowns;
 };
 
 // What a request resolves to once every option is checked.
@@ -36,6 +39,10 @@ struct Plan {
   ErasureMode erasure = ErasureMode::kOff;
   size_t batch = 1;  // sentences per batch: max_batch, or fewer so that a
                      // batch holds at most kMaxDecoderRows hypotheses
+  // Translations write the source's text for the unknown pieces they write
+  // (core/unknowns.h); source_unk is the source vocabulary's unknown piece.
+  bool copy_unknown = true;
+  int source_unk = -1;
 };
 
 // Hypotheses decoded at once (sentences × beam): each holds its key/value

@@ -34,6 +34,8 @@ expect "attention JSON" 0 '"cross"' -- \
   bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --attention-json '$tmp/a.json' >/dev/null && cat '$tmp/a.json'"
 expect "no-repeat n-gram size keeps n-grams unique" 0 'ok' -- \
   bash -c "'$heed' translate --model '$model' --to de --no-repeat-ngram-size 2 --repetition-penalty 1.2 <'$tmp/in.txt' | wc -l | grep -qx 3 && echo ok"
+expect "--copy-unknown: the source's Tromsø by default, SentencePiece's ⁇ with 0" 0 'ok' -- \
+  bash -c "m='$(dirname "$0")/../models/heed-en-de-int8.heed'; a=\$(echo 'Ålesund und Tromsø sind Städte in Norwegen.' | '$heed' translate --model \"\$m\" --to en); b=\$(echo 'Ålesund und Tromsø sind Städte in Norwegen.' | '$heed' translate --model \"\$m\" --to en --copy-unknown 0); [[ \$a == *ø* && \$a != *⁇* && \$b == *⁇* ]] && echo ok"
 expect "bad repetition penalty" 2 'repetition penalty must be in' -- \
   bash -c "echo 'A dog.' | '$heed' translate --model '$model' --to de --repetition-penalty 0"
 expect "translation to a full disk fails" 1 'cannot write the translation' -- \

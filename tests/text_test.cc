@@ -67,10 +67,18 @@ TEST_CASE("tokenisation equals spm_encode and spm_decode") {
     CHECK(got == want);
     std::string joined;
     for (int id : got) joined += (joined.empty() ? "" : " ") + tok.Piece(id);
-    // spm_encode prints an unknown piece's surface text instead of <unk>.
-    if (std::find(got.begin(), got.end(), 3) == got.end()) {
-      CHECK(joined == piece_line);
+    // spm_encode prints an unknown piece's surface text instead of <unk>:
+    // the text Encode gives for each.
+    std::vector<std::string> unknowns, printed, want_unknowns;
+    CHECK(tok.Encode(line, &unknowns) == want);
+    std::istringstream words(piece_line);
+    for (std::string w; words >> w;) printed.push_back(w);
+    REQUIRE(printed.size() == got.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      if (got[i] == tok.unk_id()) want_unknowns.push_back(printed[i]);
     }
+    CHECK(unknowns == want_unknowns);
+    if (want_unknowns.empty()) CHECK(joined == piece_line);
     std::string decoded = Run(
         "spm_decode --model=" + model + " --input_format=id", id_line + "\n");
     decoded.pop_back();  // newline
@@ -80,6 +88,33 @@ TEST_CASE("tokenisation equals spm_encode and spm_decode") {
   CHECK(tok.PieceId("no such piece at all") == -1);
   CHECK(tok.Piece(-1).empty());
   CHECK(tok.Piece(100000).empty());
+}
+
+TEST_CASE("unknown pieces are decoded as the text given for them") {
+  const auto bytes = test::ReadBytes(test::Fixture("tiny_spm.model"));
+  const Tokenizer tok = Tokenizer::FromSerialized(
+      std::string_view(reinterpret_cast<const char*>(bytes.data()),
+                       bytes.size()),
+      "fixture");
+  std::vector<std::string> unknowns;
+  const std::string text = "Emoji 😀 and ©™ in Tromsø.";
+  const std::vector<int> ids = tok.Encode(text, &unknowns);
+  REQUIRE(unknowns.size() >= 2);
+  CHECK(std::count(ids.begin(), ids.end(), tok.unk_id()) ==
+        static_cast<long>(unknowns.size()));
+  // The library writes " ⁇ " for each; given their text back, the
+  // round trip is exact.
+  CHECK(tok.Decode(ids).find("\u2047") != std::string::npos);
+  CHECK(tok.Decode(ids, unknowns) == text);
+  // Given "" (or nothing), an unknown is dropped with one of its spaces.
+  std::vector<std::string> none;
+  const std::vector<int> spaced = tok.Encode("a 😀 b", &none);
+  REQUIRE(none == std::vector<std::string>{"😀"});
+  CHECK(tok.Decode(spaced, {""}) == "a b");
+  CHECK(tok.Decode(spaced, {}) == "a b");
+  CHECK(tok.Decode(spaced, {"<x>"}) == "a <x> b");
+  // A text without unknown pieces decodes as before.
+  CHECK(tok.Decode(tok.Encode("A dog runs."), {"unused"}) == "A dog runs.");
 }
 
 // The shipped model's tokenizer (it has a normaliser charsmap; the fixture

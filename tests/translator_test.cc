@@ -407,6 +407,60 @@ TEST_CASE("the attention limit holds per text, naming the text") {
   }
 }
 
+TEST_CASE("a translation copies the source characters its vocabulary lacks") {
+  static const Translator shipped = Translator::FromFile(
+      std::string(HEED_SOURCE_DIR) + "/models/heed-en-de-int8.heed");
+  const int unk = shipped.config().unk_id;
+  const std::string text = "Ålesund und Tromsø sind Städte in Norwegen.";
+  TranslateOptions o = To("en");
+  o.attention = true;
+  const SentenceResult s = shipped.Translate(text, o).sentences.at(0);
+  std::vector<size_t> sources, targets;  // positions of unknown pieces
+  for (size_t i = 0; i < s.source_ids.size(); ++i) {
+    if (s.source_ids[i] == unk) sources.push_back(i);
+  }
+  for (size_t t = 0; t < s.best.ids.size(); ++t) {
+    if (s.best.ids[t] == unk) targets.push_back(t);
+  }
+  const std::vector<std::string> surfaces = {"Å", "ø"};
+  REQUIRE(sources.size() == surfaces.size());
+  REQUIRE_MESSAGE(!targets.empty(), "the model wrote no unknown piece here");
+  CHECK(s.best.text.find("\u2047") == std::string::npos);
+  // Each is the source unknown the last decoder layer weighs most, summed
+  // over its heads, found in the text in order.
+  const Attention& a = s.attention;
+  const size_t last = a.decoder_layers - 1;
+  size_t at = 0;
+  for (size_t t : targets) {
+    size_t best = 0;
+    float best_weight = -1.0f;
+    for (size_t k = 0; k < sources.size(); ++k) {
+      float w = 0.0f;
+      for (size_t h = 0; h < a.heads; ++h) {
+        w += a.cross[((last * a.heads + h) * a.target + t) * a.source +
+                     sources[k]];
+      }
+      if (w > best_weight) {
+        best_weight = w;
+        best = k;
+      }
+    }
+    INFO(s.best.text);
+    at = s.best.text.find(surfaces[best], at);
+    REQUIRE(at != std::string::npos);
+    at += surfaces[best].size();
+  }
+  // Switched off, the library's " ⁇ " stays, one per unknown piece.
+  o.copy_unknown = false;
+  const std::string kept = shipped.Translate(text, o).text;
+  size_t marks = 0;
+  for (size_t p = kept.find("\u2047"); p != std::string::npos;
+       p = kept.find("\u2047", p + 1)) {
+    ++marks;
+  }
+  CHECK(marks == targets.size());
+}
+
 TEST_CASE("split and positional encoding through the public API") {
   const std::string text = "A dog runs.  Two men play.\n";
   std::string joined;

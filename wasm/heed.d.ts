@@ -69,6 +69,13 @@ export interface TranslateOptions {
   noRepeatNgramSize?: number;
   /** Log-probabilities of tokens already produced are multiplied by this (1: off, the default; > 1 discourages repeats). */
   repetitionPenalty?: number;
+  /**
+   * Where a translation writes the unknown piece (a character the model's
+   * vocabulary lacks: "ø", "<"), write the source's text of the unknown
+   * piece its cross-attention weighs most instead (default true); false
+   * keeps SentencePiece's " ⁇ ".
+   */
+  copyUnknown?: boolean;
   /** Return every attention map. Default false. */
   attention?: boolean;
   /** The translation must start with this text (CTranslate2's target_prefix); the search continues after it. The text must be one sentence. */

@@ -18,6 +18,7 @@ export const OPTIONS = {
   positions: { kind: "text", values: ["on", "off", "shuffled"] },
   erasure: { kind: "text", values: ["off", "remove", "unk"] },
   html: { kind: "switch" },
+  copyUnknown: { kind: "switch" },
   alignments: { kind: "switch" },
   attention: { kind: "switch" },
   contributions: { kind: "switch" },

@@ -2,6 +2,8 @@
 
 #include <sentencepiece_processor.h>
 
+#include <algorithm>
+
 // Debian's SentencePiece takes std::string_view, upstream its own
 // absl::string_view; spelling absl::string_view builds against both.
 
@@ -10,6 +12,26 @@
 #include "core/text/utf8.h"
 
 namespace heed {
+namespace {
+
+// SentencePiece's mark for a space, U+2581.
+constexpr char kSpaceMark[] = "\xE2\x96\x81";
+
+// A piece's text with its space marks as spaces.
+std::string WithSpaces(const std::string& piece) {
+  std::string out;
+  for (size_t i = 0; i < piece.size();) {
+    if (piece.compare(i, 3, kSpaceMark) == 0) {
+      out += ' ';
+      i += 3;
+    } else {
+      out += piece[i++];
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 Tokenizer::Tokenizer()
     : spm_(std::make_unique<sentencepiece::SentencePieceProcessor>()) {}
@@ -42,14 +64,81 @@ std::vector<int> Tokenizer::Encode(std::string_view text) const {
   return ids;
 }
 
+std::vector<int> Tokenizer::Encode(std::string_view text,
+                                   std::vector<std::string>* unknowns) const {
+  std::vector<int> ids = Encode(text);
+  unknowns->clear();
+  const int unk = spm_->unk_id();
+  if (std::find(ids.begin(), ids.end(), unk) == ids.end()) return ids;
+  // Only a text with unknown pieces is encoded again, as pieces: the
+  // library writes an unknown piece as the (normalised) text it stands for.
+  std::vector<std::string> pieces;
+  const auto status =
+      spm_->Encode(absl::string_view(text.data(), text.size()), &pieces);
+  if (!status.ok() || pieces.size() != ids.size()) {
+    throw Error("tokenisation failed: " + status.ToString());
+  }
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] == unk) unknowns->push_back(WithSpaces(pieces[i]));
+  }
+  return ids;
+}
+
 std::string Tokenizer::Decode(const std::vector<int>& ids) const {
+  return DecodeText(TextIds(ids));
+}
+
+std::string Tokenizer::Decode(const std::vector<int>& ids,
+                              const std::vector<std::string>& unknowns) const {
+  const int unk = spm_->unk_id();
+  std::string text;
+  std::vector<int> run;  // pieces since the last unknown one
+  size_t k = 0;          // unknown pieces so far
+  bool dropped = false;  // the last unknown piece was written as ""
+  const auto flush = [&] {
+    if (run.empty()) return;
+    std::string part = DecodeText(run);
+    // The library drops the space of a text's first piece; a run after an
+    // unknown piece is not the text's start.
+    if (k > 0 && spm_->IdToPiece(run[0]).rfind(kSpaceMark, 0) == 0) {
+      part.insert(0, " ");
+    }
+    // "a ▁ <unk> ▁b" without its unknown piece is "a b", not "a  b".
+    if (dropped && !text.empty() && text.back() == ' ' && !part.empty() &&
+        part.front() == ' ') {
+      part.erase(0, 1);
+    }
+    text += part;
+    run.clear();
+  };
+  for (int id : TextIds(ids)) {
+    if (id != unk) {
+      run.push_back(id);
+      continue;
+    }
+    flush();
+    const std::string_view copy =
+        k < unknowns.size() ? std::string_view(unknowns[k]) : "";
+    ++k;
+    text += copy;
+    dropped = copy.empty();
+  }
+  flush();
+  return text;
+}
+
+std::vector<int> Tokenizer::TextIds(const std::vector<int>& ids) const {
   std::vector<int> kept;
   for (int id : ids) {
     if (id < 0 || id >= spm_->GetPieceSize() || spm_->IsControl(id)) continue;
     kept.push_back(id);
   }
+  return kept;
+}
+
+std::string Tokenizer::DecodeText(const std::vector<int>& ids) const {
   std::string text;
-  const auto status = spm_->Decode(kept, &text);
+  const auto status = spm_->Decode(ids, &text);
   if (!status.ok()) throw Error("detokenisation failed: " + status.ToString());
   return text;
 }

@@ -26,8 +26,19 @@ class Tokenizer {
 
   // Piece ids of text, which must be valid UTF-8 (throws heed::Error).
   std::vector<int> Encode(std::string_view text) const;
+  // The same, and in `unknowns` the text each unknown piece (unk_id) stands
+  // for, in order, as normalised: the characters the vocabulary lacks ("ø",
+  // "<").
+  std::vector<int> Encode(std::string_view text,
+                          std::vector<std::string>* unknowns) const;
   // Text of ids; control pieces (BOS, EOS, padding) are dropped.
   std::string Decode(const std::vector<int>& ids) const;
+  // The same with the k-th unknown piece of ids written as unknowns[k]
+  // (where the library writes " ⁇ "): "" drops it, with one of the spaces
+  // around it; unknown pieces past the end of unknowns are dropped too.
+  // The text between them is the library's own decoding.
+  std::string Decode(const std::vector<int>& ids,
+                     const std::vector<std::string>& unknowns) const;
   std::string Piece(int id) const;  // "" for an id outside the vocabulary
   int PieceId(const std::string& piece) const;  // -1 when not a piece
   // The piece's score in the model: its unigram log-probability (0 for an
@@ -42,6 +53,9 @@ class Tokenizer {
 
  private:
   Tokenizer();
+  std::vector<int> TextIds(const std::vector<int>& ids) const;  // no control
+  std::string DecodeText(const std::vector<int>& ids) const;    // the library's
+
   std::unique_ptr<sentencepiece::SentencePieceProcessor> spm_;
 };
 

@@ -25,7 +25,7 @@ function exportModel(model) {
 
 function heedGreedy(model, to, lines, extra = []) {
   return execFileSync(heed, ["translate", "--model", model, "--to", to, "--beam", "1",
-    "--no-repeat-ngram-size", "0", ...extra], { input: lines.join("\n") + "\n" })
+    "--no-repeat-ngram-size", "0", "--copy-unknown", "0", ...extra], { input: lines.join("\n") + "\n" })
     .toString().split("\n").slice(0, lines.length);
 }
 

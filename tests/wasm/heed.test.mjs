@@ -459,6 +459,20 @@ test("HTML mode gives the native build's markup and translation", async () => {
   assert.equal((await translator.translate("A dog.", { to: "de" })).tags, undefined);
 });
 
+test("unknown characters are copied from the source as natively, or kept as ⁇", async () => {
+  const trained = await createTranslator({ model: shippedInt8 });
+  const lines = ["Ålesund und Tromsø sind Städte in Norwegen.", "Grünerløkka liegt in Oslo, Østensjø auch."];
+  for (const [options, flags] of [[{}, []], [{ copyUnknown: false }, ["--copy-unknown", "0"]]]) {
+    const want = native(lines, "en", 4, [...wasmArithmetic(shippedInt8), ...flags], shippedInt8);
+    for (let i = 0; i < lines.length; ++i) {
+      const r = await trained.translate(lines[i], { to: "en", ...options });
+      assert.equal(r.text, want[i], `${JSON.stringify(options)} ${lines[i]}`);
+      assert.equal(r.text.includes("\u2047"), options.copyUnknown === false, r.text);
+    }
+  }
+  trained.dispose();
+});
+
 test("word alignments equal the native build's", async () => {
   const trained = await createTranslator({ model: shippedInt8 });
   const lines = ["A dog runs in the park.", "Two men are playing football on the beach. They are happy."];
