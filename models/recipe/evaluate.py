@@ -52,9 +52,29 @@ def repeats_bigram(text, times=3):
 
 def new_repeats(references, outputs):
     """Outputs that repeat a 2-gram three times where the reference (the
-    same language, unlike the source) does not: a loop, not "of the"."""
+    same language, unlike the source) does not. In a paragraph this counts
+    "in the" three times as well as a loop (models/recipe/repeats.py)."""
     return sum(1 for r, o in zip(references, outputs)
                if repeats_bigram(o) and not repeats_bigram(r))
+
+
+def loops(text, times=3, longest=4):
+    """Whether some n-gram (n <= longest words) occurs `times` times in a
+    row: "radio radio radio", "the city the city the city"."""
+    words = text.split()
+    for n in range(1, longest + 1):
+        for i in range(len(words) - n * times + 1):
+            first = words[i:i + n]
+            if all(words[i + k * n:i + (k + 1) * n] == first
+                   for k in range(1, times)):
+                return True
+    return False
+
+
+def new_loops(references, outputs):
+    """Outputs with a loop (loops()) where the reference has none."""
+    return sum(1 for r, o in zip(references, outputs)
+               if loops(o) and not loops(r))
 
 
 def write_hypotheses(folder, result, outputs):
@@ -90,10 +110,12 @@ def parity(heed, model, lines, to, out_dir):
     sp = spm.SentencePieceProcessor(
         model_proto=bytes(tensors["tokenizer.source"]))
     tag = sp.piece_to_id(config["target_tags"][to])
-    # PyTorch's greedy search has no rules against repetition.
+    # PyTorch's greedy search has no rules against repetition, and writes
+    # SentencePiece's " ⁇ " for the unknown piece.
     theirs, _ = translate(heed, model, lines, to, 1,
                           ["--no-repeat-ngram-size", "0",
-                           "--repetition-penalty", "1"])
+                           "--repetition-penalty", "1",
+                           "--copy-unknown", "0"])
     same, diffs = 0, []
     for line, h in zip(lines, theirs):
         ids = [tag] + sp.encode(line) + [config["eos_id"]]
@@ -156,6 +178,7 @@ def main():
              "bleu": round(score.bleu(hyp, ref)["score"], 2),
              "chrf": round(score.chrf(hyp, ref), 2),
              "new_bigram_repeats": new_repeats(ref, hyp),
+             "new_loops": new_loops(ref, hyp),
              "seconds": round(seconds, 1)}
         print(json.dumps(r), flush=True)
         if args.hypotheses:
