@@ -13,21 +13,23 @@ namespace heed {
 namespace {
 
 // The hypothesis as text, with its unknown pieces written as the source
-// text they copy.
+// text they copy (copies: CopiedUnknowns; null: none copied).
 std::string HypothesisText(const Hypothesis& h, const Unit& unit,
+                           const std::vector<int>* copies,
                            const Tokenizer& target) {
-  if (h.copies.empty()) return target.Decode(h.tokens);
+  if (copies == nullptr) return target.Decode(h.tokens);
   std::vector<std::string> copied;
-  for (int k : h.copies) copied.push_back(k >= 0 ? unit.unknowns[k] : "");
+  for (int k : *copies) copied.push_back(k >= 0 ? unit.unknowns[k] : "");
   return target.Decode(h.tokens, copied);
 }
 
 Translation MakeTranslation(const Hypothesis& h, const Unit& unit,
+                            const std::vector<int>* copies,
                             const Tokenizer& target) {
   Translation tr;
   tr.ids = h.tokens;
   for (int id : h.tokens) tr.pieces.push_back(target.Piece(id));
-  tr.text = HypothesisText(h, unit, target);
+  tr.text = HypothesisText(h, unit, copies, target);
   tr.score = h.score;
   tr.log_prob = h.log_prob;
   tr.token_probs = h.token_probs;
@@ -148,15 +150,17 @@ HeadRoles SentenceRoles(const ModelConfig& c, const Tokenizer& source,
 
 SentenceResult MakeSentenceResult(const ModelConfig& c, const Tokenizer& source,
                                   const Tokenizer& target, const Unit& unit,
-                                  NBest&& nbest, EncoderMaps&& maps,
-                                  const RunOptions& run) {
+                                  NBest&& nbest,
+                                  const std::vector<std::vector<int>>& copies,
+                                  EncoderMaps&& maps, const RunOptions& run) {
   SentenceResult sr;
   sr.source = unit.source;
   sr.segment = unit.segment;
   sr.source_ids = unit.ids;
   for (int id : unit.ids) sr.source_pieces.push_back(source.Piece(id));
-  for (const Hypothesis& h : nbest) {
-    sr.nbest.push_back(MakeTranslation(h, unit, target));
+  for (size_t i = 0; i < nbest.size(); ++i) {
+    const std::vector<int>* c = i < copies.size() ? &copies[i] : nullptr;
+    sr.nbest.push_back(MakeTranslation(nbest[i], unit, c, target));
   }
   sr.best = sr.nbest.at(0);
   const Hypothesis& best = nbest[0];

@@ -30,13 +30,16 @@ struct EncoderMaps {
   ForcedCaptures replay;                   // empty unless NeedsReplay
 };
 
-// The sentence result of one unit: its pieces, its n-best translations, the
-// logit lens and, when captured, its attention and what derives from it.
-// The best hypothesis's maps are moved, not copied.
+// The sentence result of one unit: its pieces, its n-best translations
+// (each hypothesis's unknown pieces written as the source text `copies`
+// says, per hypothesis; none where copies is empty), the logit lens and,
+// when captured, its attention and what derives from it. The best
+// hypothesis's maps are moved, not copied.
 SentenceResult MakeSentenceResult(const ModelConfig& c, const Tokenizer& source,
                                   const Tokenizer& target, const Unit& unit,
-                                  NBest&& nbest, EncoderMaps&& maps,
-                                  const RunOptions& run);
+                                  NBest&& nbest,
+                                  const std::vector<std::vector<int>>& copies,
+                                  EncoderMaps&& maps, const RunOptions& run);
 
 // Each text with its original spacing and line breaks; sentences translated
 // in pieces are joined with a space.

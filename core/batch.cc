@@ -43,9 +43,12 @@ void RunBatch(const Model& model, const std::vector<Unit>& units,
   const auto e1 = Clock::now();
   b.found = Search(model, b.enc, plan.decoding, plan.run, spare);
   for (size_t i = 0; i < b.found.size() && plan.copy_unknown; ++i) {
-    for (Hypothesis& h : b.found[i]) {
-      h.copies = CopiedUnknowns(model, b.enc, i, units[b.first + i],
-                                plan.source_unk, h.tokens, plan.run);
+    StopIfCancelled(plan.decoding);
+    auto& unit_copies = b.copies.emplace_back();
+    for (const Hypothesis& h : b.found[i]) {
+      unit_copies.push_back(CopiedUnknowns(model, b.enc, i, units[b.first + i],
+                                           plan.source_unk, h.tokens,
+                                           plan.run));
     }
   }
   for (size_t i = 0; i < b.found.size() && NeedsReplay(plan.run); ++i) {

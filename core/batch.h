@@ -23,6 +23,9 @@ struct Batch {
   std::vector<ForcedCaptures> replays;  // per unit, when the options need a
                                         // teacher-forced pass over the best
                                         // hypothesis (batch.cc NeedsReplay)
+  // Per unit, per hypothesis of found: the source unknown each of its
+  // unknown pieces copies (CopiedUnknowns); empty when copying is off.
+  std::vector<std::vector<std::vector<int>>> copies;
   double encode_ms = 0, decode_ms = 0;  // wall time of each stage
 };
 

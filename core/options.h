@@ -48,7 +48,8 @@ struct TranslateOptions : DecodingOptions {
   std::vector<SublayerRef> switched_off;  // sublayers whose output is zeroed
   // Where a translation writes the unknown piece (a character the
   // vocabulary lacks, " ⁇ "), write the source text of the unknown piece it
-  // attends to instead (core/unknowns.h); false keeps " ⁇ ".
+  // attends to instead, as SentencePiece normalises it, or nothing where
+  // the source has none (core/unknowns.h); false keeps " ⁇ ".
   bool copy_unknown = true;
   std::string positions = "on";  // "on", "off" (no positional encoding) or
                                  // "shuffled" (the source's positions

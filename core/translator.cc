@@ -240,16 +240,19 @@ std::vector<Result> Translator::Translate(
     translated[i].resize(work.segments[i].size());
   }
   double encode_ms = 0, decode_ms = 0;
+  const std::vector<std::vector<int>> no_copies;  // copying unknowns off
   DecodeWaves(impl_->model, work.units, plan, plan.batch, options.threads,
               [&](Batch& b) {
                 encode_ms += b.encode_ms;
                 decode_ms += b.decode_ms;
                 for (size_t u = b.first; u < b.last; ++u) {
                   const Unit& unit = work.units[u];
-                  SentenceResult sr =
-                      MakeSentenceResult(config(), impl_->source, impl_->target,
-                                         unit, std::move(b.found[u - b.first]),
-                                         TakeMaps(b, u - b.first), plan.run);
+                  const size_t i = u - b.first;
+                  SentenceResult sr = MakeSentenceResult(
+                      config(), impl_->source, impl_->target, unit,
+                      std::move(b.found[i]),
+                      b.copies.empty() ? no_copies : b.copies[i],
+                      TakeMaps(b, i), plan.run);
                   AddErasure(impl_->model, plan, &sr);
                   if (on_sentence) on_sentence(unit.text, sr);
                   Result& r = results[unit.text];

@@ -55,15 +55,21 @@ std::vector<int> CopiedUnknowns(const Model& model, const EncoderOutput& enc,
   if (cross.size() != c.decoder_layers * H * T * S) {
     return std::vector<int>(targets.size(), -1);
   }
-  const float* last = cross.data() + (c.decoder_layers - 1) * H * T * S;
+  const size_t layer = c.decoder_layers - 1;
+  const float* last = cross.data() + layer * H * T * S;
+  // A masked head still attends but adds nothing: it has no say.
+  const uint8_t* masked = run.head_mask.Layer(AttentionKind::kCross, layer, H);
   std::vector<int> copies;
   for (size_t t : targets) {
     int best = 0;
     float best_weight = -1.0f;
     for (size_t k = 0; k < known; ++k) {
       float weight = 0.0f;
-      for (size_t h = 0; h < H; ++h)
-        weight += last[(h * T + t) * S + sources[k]];
+      for (size_t h = 0; h < H; ++h) {
+        if (masked == nullptr || masked[h] == 0) {
+          weight += last[(h * T + t) * S + sources[k]];
+        }
+      }
       if (weight > best_weight) {
         best_weight = weight;
         best = static_cast<int>(k);

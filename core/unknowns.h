@@ -19,9 +19,10 @@ namespace heed {
 // Per unknown piece of `tokens` (a hypothesis of sentence b of enc, whose
 // unit is `unit`; target unknown: the config's unk_id), in order, the index
 // in unit.unknowns it copies; -1 where the source has none. `source_unk` is
-// the source vocabulary's unknown piece. A teacher-forced pass runs only
-// where the source's unknowns are not all the same text, with `run`'s
-// switches (masked heads, sublayers, positions) and no other capture.
+// the source vocabulary's unknown piece. A teacher-forced pass over the
+// hypothesis runs only where the source's unknowns are not all the same
+// text, with `run`'s switches (sublayers, positions, masked heads, which
+// have no say in the choice) and no other capture.
 std::vector<int> CopiedUnknowns(const Model& model, const EncoderOutput& enc,
                                 size_t b, const Unit& unit, int source_unk,
                                 const std::vector<int>& tokens,

@@ -113,6 +113,10 @@ TEST_CASE("unknown pieces are decoded as the text given for them") {
   CHECK(tok.Decode(spaced, {""}) == "a b");
   CHECK(tok.Decode(spaced, {}) == "a b");
   CHECK(tok.Decode(spaced, {"<x>"}) == "a <x> b");
+  // At either end of the text, too.
+  CHECK(tok.Decode(tok.Encode("😀 b"), {}) == "b");
+  CHECK(tok.Decode(tok.Encode("a 😀"), {}) == "a");
+  CHECK(tok.Decode(tok.Encode("😀😀 b 😀"), {"x", ""}) == "x b");
   // A text without unknown pieces decodes as before.
   CHECK(tok.Decode(tok.Encode("A dog runs."), {"unused"}) == "A dog runs.");
 }

@@ -450,6 +450,23 @@ TEST_CASE("a translation copies the source characters its vocabulary lacks") {
     REQUIRE(at != std::string::npos);
     at += surfaces[best].size();
   }
+  // Every hypothesis of an n-best list copies; so does a sentence cut into
+  // pieces, each piece from its own source text.
+  TranslateOptions many = To("en");
+  many.nbest = 3;
+  const Result listed = shipped.Translate(text, many);
+  for (const Translation& t : listed.sentences.at(0).nbest) {
+    CHECK(t.text.find("\u2047") == std::string::npos);
+  }
+  TranslateOptions cut = To("en");
+  cut.max_sentence_tokens = 8;
+  const Result pieces = shipped.Translate(text, cut);
+  REQUIRE(pieces.sentences.size() >= 2);
+  CHECK(pieces.text.find("\u2047") == std::string::npos);
+  std::string cut_sources;
+  for (const SentenceResult& p : pieces.sentences) cut_sources += p.source;
+  CHECK(cut_sources.find("Å") != std::string::npos);
+  CHECK(cut_sources.find("ø") != std::string::npos);
   // Switched off, the library's " ⁇ " stays, one per unknown piece.
   o.copy_unknown = false;
   const std::string kept = shipped.Translate(text, o).text;

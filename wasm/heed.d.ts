@@ -72,8 +72,9 @@ export interface TranslateOptions {
   /**
    * Where a translation writes the unknown piece (a character the model's
    * vocabulary lacks: "ø", "<"), write the source's text of the unknown
-   * piece its cross-attention weighs most instead (default true); false
-   * keeps SentencePiece's " ⁇ ".
+   * piece its cross-attention weighs most instead, as SentencePiece
+   * normalises it, or nothing where the source has none (default true);
+   * false keeps SentencePiece's " ⁇ ".
    */
   copyUnknown?: boolean;
   /** Return every attention map. Default false. */

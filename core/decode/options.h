@@ -65,10 +65,6 @@ struct Hypothesis {
   // probability of tokens[i]. The last layer's is the real distribution.
   std::vector<Candidate> lens;          // (decoder_layers, T, k)
   std::vector<float> lens_token_probs;  // (decoder_layers, T)
-  // Filled after the search (core/unknowns.h): per unknown piece of tokens,
-  // in order, the source unknown it copies (an index into Unit::unknowns),
-  // -1 for none. Empty: none to copy, or copying is off.
-  std::vector<int> copies;
 };
 
 // Number of next-token candidates kept per step when capturing.

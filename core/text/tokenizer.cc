@@ -1,8 +1,8 @@
 #include "core/text/tokenizer.h"
 
-#include <sentencepiece_processor.h>
-
 #include <algorithm>
+
+#include <sentencepiece_processor.h>
 
 // Debian's SentencePiece takes std::string_view, upstream its own
 // absl::string_view; spelling absl::string_view builds against both.
@@ -75,8 +75,9 @@ std::vector<int> Tokenizer::Encode(std::string_view text,
   std::vector<std::string> pieces;
   const auto status =
       spm_->Encode(absl::string_view(text.data(), text.size()), &pieces);
-  if (!status.ok() || pieces.size() != ids.size()) {
-    throw Error("tokenisation failed: " + status.ToString());
+  if (!status.ok()) throw Error("tokenisation failed: " + status.ToString());
+  if (pieces.size() != ids.size()) {
+    throw Error("tokenisation failed: pieces and ids differ in number");
   }
   for (size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] == unk) unknowns->push_back(WithSpaces(pieces[i]));
@@ -91,25 +92,29 @@ std::string Tokenizer::Decode(const std::vector<int>& ids) const {
 std::string Tokenizer::Decode(const std::vector<int>& ids,
                               const std::vector<std::string>& unknowns) const {
   const int unk = spm_->unk_id();
+  // A run after an unknown piece is decoded behind one, so that the library
+  // does not treat it as the text's start (where it drops a space), then
+  // the unknown's own text is cut off.
+  const std::string unk_text = DecodeText({unk});
   std::string text;
   std::vector<int> run;  // pieces since the last unknown one
   size_t k = 0;          // unknown pieces so far
   bool dropped = false;  // the last unknown piece was written as ""
   const auto flush = [&] {
     if (run.empty()) return;
+    if (k > 0) run.insert(run.begin(), unk);
     std::string part = DecodeText(run);
-    // The library drops the space of a text's first piece; a run after an
-    // unknown piece is not the text's start.
-    if (k > 0 && spm_->IdToPiece(run[0]).rfind(kSpaceMark, 0) == 0) {
-      part.insert(0, " ");
+    if (k > 0 && part.compare(0, unk_text.size(), unk_text) == 0) {
+      part.erase(0, unk_text.size());
     }
     // "a ▁ <unk> ▁b" without its unknown piece is "a b", not "a  b".
-    if (dropped && !text.empty() && text.back() == ' ' && !part.empty() &&
+    if (dropped && (text.empty() || text.back() == ' ') && !part.empty() &&
         part.front() == ' ') {
       part.erase(0, 1);
     }
     text += part;
     run.clear();
+    dropped = false;
   };
   for (int id : TextIds(ids)) {
     if (id != unk) {
@@ -121,9 +126,10 @@ std::string Tokenizer::Decode(const std::vector<int>& ids,
         k < unknowns.size() ? std::string_view(unknowns[k]) : "";
     ++k;
     text += copy;
-    dropped = copy.empty();
+    dropped = dropped || copy.empty();
   }
   flush();
+  if (dropped && !text.empty() && text.back() == ' ') text.pop_back();
   return text;
 }
 
