@@ -13,11 +13,11 @@ namespace heed {
 namespace {
 
 // The hypothesis as text, with its unknown pieces written as the source
-// text they copy (copies: CopiedUnknowns; null: none copied).
+// text they copy (copies: CopiedUnknowns; null or empty: none to copy).
 std::string HypothesisText(const Hypothesis& h, const Unit& unit,
                            const std::vector<int>* copies,
                            const Tokenizer& target) {
-  if (copies == nullptr) return target.Decode(h.tokens);
+  if (copies == nullptr || copies->empty()) return target.Decode(h.tokens);
   std::vector<std::string> copied;
   for (int k : *copies) copied.push_back(k >= 0 ? unit.unknowns[k] : "");
   return target.Decode(h.tokens, copied);
