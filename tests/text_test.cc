@@ -177,6 +177,11 @@ TEST_CASE("a crafted normaliser charsmap is refused before it is walked") {
   bad = good;  // the protobuf framing cut short
   bad.resize(at + 100);
   refused(bad, "malformed");
+  // One more piece, empty (pieces: field 1; its text: field 1): the
+  // library's trie builder would abort the process on it (fuzz_tokenizer).
+  refused(good + std::string("\x0a\x02\x0a\x00", 4), "is empty");
+  refused(good + std::string("\x0a\x00", 2), "is empty");
+  refused(good + std::string("\x0a\x04\x0a\x02\x00x", 6), "NUL byte");
 }
 
 TEST_CASE("mutated charsmaps are refused or tokenise within bounds") {

@@ -11,6 +11,8 @@ namespace heed {
 namespace {
 
 // Field numbers of sentencepiece_model.proto.
+constexpr uint64_t kPieces = 1;            // ModelProto.pieces
+constexpr uint64_t kPieceText = 1;         // SentencePiece.piece
 constexpr uint64_t kNormalizerSpec = 3;    // ModelProto.normalizer_spec
 constexpr uint64_t kDenormalizerSpec = 5;  // ModelProto.denormalizer_spec
 constexpr uint64_t kCharsMap = 2;  // NormalizerSpec.precompiled_charsmap
@@ -120,12 +122,32 @@ void CheckCharsMap(std::string_view blob, const std::string& what) {
   CheckDoubleArray(units, strings.size(), what);
 }
 
+// The library's trie builder aborts the process rather than returning an
+// error on a piece it cannot insert: it reads each piece as a
+// NUL-terminated string, so an empty one, or one with a NUL byte (empty or
+// out of order once cut there), must not reach it.
+void CheckPiece(std::string_view piece, size_t index, const std::string& what) {
+  std::string_view text;
+  ForEachBytesField(piece, what, [&](uint64_t field, std::string_view bytes) {
+    if (field == kPieceText) text = bytes;
+  });
+  if (text.empty()) {
+    throw Error(what + ": piece " + std::to_string(index) + " is empty");
+  }
+  if (text.find('\0') != std::string_view::npos) {
+    throw Error(what + ": piece " + std::to_string(index) +
+                " holds a NUL byte");
+  }
+}
+
 }  // namespace
 
 void CheckSentencePieceModel(std::string_view model_proto,
                              const std::string& what) {
+  size_t pieces = 0;
   ForEachBytesField(
       model_proto, what, [&](uint64_t field, std::string_view spec) {
+        if (field == kPieces) CheckPiece(spec, pieces++, what);
         if (field != kNormalizerSpec && field != kDenormalizerSpec) return;
         const std::string map =
             what + (field == kNormalizerSpec ? ": normaliser charsmap"

@@ -11,7 +11,8 @@
 namespace heed {
 
 // Throws heed::Error naming `what` and the broken part if the protobuf
-// framing of the model is malformed or a charsmap (normaliser or
+// framing of the model is malformed, a piece is empty or holds a NUL byte
+// (the library's trie builder would abort), or a charsmap (normaliser or
 // denormaliser) could lead a lookup outside the charsmap.
 void CheckSentencePieceModel(std::string_view model_proto,
                              const std::string& what);
