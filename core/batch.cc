@@ -24,16 +24,6 @@ bool NeedsReplay(const RunOptions& run) {
          (run.probe.on && run.probe.kind != AttentionKind::kEncoder);
 }
 
-ForcedCaptures Replay(const Model& model, const EncoderOutput& enc, size_t b,
-                      const Hypothesis& best, const RunOptions& run) {
-  ForcedCaptures kept;
-  if (best.tokens.empty()) return kept;
-  std::vector<int> inputs = {model.config().bos_id};
-  inputs.insert(inputs.end(), best.tokens.begin(), best.tokens.end() - 1);
-  model.ForcedLogProbs(enc, b, inputs, run, &kept);
-  return kept;
-}
-
 void RunBatch(const Model& model, const std::vector<Unit>& units,
               const Plan& plan, Batch& b, SpareCache* spare) {
   std::vector<std::vector<int>> ids;
@@ -52,7 +42,7 @@ void RunBatch(const Model& model, const std::vector<Unit>& units,
     }
   }
   for (size_t i = 0; i < b.found.size() && NeedsReplay(plan.run); ++i) {
-    b.replays.push_back(Replay(model, b.enc, i, b.found[i][0], plan.run));
+    b.replays.push_back(model.Replay(b.enc, i, b.found[i][0].tokens, plan.run));
   }
   b.encode_ms = Ms(e0, e1);
   b.decode_ms = Ms(e1, Clock::now());

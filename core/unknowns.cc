@@ -26,11 +26,7 @@ std::vector<float> CrossAttention(const Model& model, const EncoderOutput& enc,
   attend.capture_alti = false;
   attend.capture_sublayer_norms = false;
   attend.probe = HeadProbe{};
-  std::vector<int> inputs = {model.config().bos_id};
-  inputs.insert(inputs.end(), tokens.begin(), tokens.end() - 1);
-  ForcedCaptures captures;
-  model.ForcedLogProbs(enc, b, inputs, attend, &captures);
-  return std::move(captures.cross_probs);
+  return std::move(model.Replay(enc, b, tokens, attend).cross_probs);
 }
 
 }  // namespace

@@ -444,4 +444,15 @@ std::vector<float> Model::ForcedLogProbs(const EncoderOutput& enc, size_t b,
   return log_probs;
 }
 
+ForcedCaptures Model::Replay(const EncoderOutput& enc, size_t b,
+                             const std::vector<int>& tokens,
+                             const RunOptions& run) const {
+  ForcedCaptures kept;
+  if (tokens.empty()) return kept;
+  std::vector<int> inputs = {config_.bos_id};
+  inputs.insert(inputs.end(), tokens.begin(), tokens.end() - 1);
+  ForcedLogProbs(enc, b, inputs, run, &kept);
+  return kept;
+}
+
 }  // namespace heed

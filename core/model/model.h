@@ -176,6 +176,12 @@ class Model {
                                     const RunOptions& run,
                                     ForcedCaptures* captures = nullptr) const;
 
+  // What run asks for, kept from ForcedLogProbs over a hypothesis's tokens
+  // (its inputs: BOS, then every token but the last); empty for no tokens.
+  ForcedCaptures Replay(const EncoderOutput& enc, size_t b,
+                        const std::vector<int>& tokens,
+                        const RunOptions& run) const;
+
  private:
   Model(ModelFile file, ModelConfig config);
 
