@@ -159,8 +159,8 @@ SentenceResult MakeSentenceResult(const ModelConfig& c, const Tokenizer& source,
   sr.source_ids = unit.ids;
   for (int id : unit.ids) sr.source_pieces.push_back(source.Piece(id));
   for (size_t i = 0; i < nbest.size(); ++i) {
-    const std::vector<int>* c = i < copies.size() ? &copies[i] : nullptr;
-    sr.nbest.push_back(MakeTranslation(nbest[i], unit, c, target));
+    const std::vector<int>* own = i < copies.size() ? &copies[i] : nullptr;
+    sr.nbest.push_back(MakeTranslation(nbest[i], unit, own, target));
   }
   sr.best = sr.nbest.at(0);
   const Hypothesis& best = nbest[0];
