@@ -99,7 +99,7 @@ void AddUnits(size_t text, size_t segment, const std::string& sentence,
     const size_t end = std::min(pieces.size(), at + plan.room);
     std::vector<int> chunk(pieces.begin() + at, pieces.begin() + end);
     for (int id : chunk) {
-      if (id == source.unk_id() && next_unknown < unknowns.size()) {
+      if (id == plan.source_unk && next_unknown < unknowns.size()) {
         u.unknowns.push_back(unknowns[next_unknown++]);
       }
     }
