@@ -108,11 +108,8 @@ void CheckAgainstPyTorch(const std::string& name) {
   for (size_t b = 0; b < want.size(); ++b) {
     CAPTURE(b);
     TranslateOptions o;
-    o.no_repeat_ngram_size = 0;
-    o.beam_size = 1;
     o.attention = true;
-    o.to = gold["to"][b];
-    const Result r = t.Translate(gold["texts"][b].get<std::string>(), o);
+    const Result r = test::TranslateFixture(t, gold, b, o);
     REQUIRE(r.sentences.size() == 1);
     REQUIRE(r.sentences[0].best.ids ==
             gold["greedy"][b].get<std::vector<int>>());

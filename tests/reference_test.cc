@@ -120,11 +120,7 @@ void CheckModel(const std::string& name) {
   SUBCASE("the translator's tokenisation, tags and greedy output") {
     const Translator t = Translator::FromFile(test::Fixture(name + ".heed"));
     for (size_t b = 0; b < gold.sources.size(); ++b) {
-      TranslateOptions o;
-      o.no_repeat_ngram_size = 0;
-      o.beam_size = 1;
-      o.to = g["to"][b];
-      const Result r = t.Translate(g["texts"][b].get<std::string>(), o);
+      const Result r = test::TranslateFixture(t, g, b, {});
       REQUIRE(r.sentences.size() == 1);
       CHECK(r.sentences[0].source_ids == gold.sources[b]);
       CHECK(r.sentences[0].best.ids == g["greedy"][b].get<std::vector<int>>());

@@ -43,6 +43,17 @@ inline void ForEachTarget(const std::function<void(const char*)>& fn) {
   hwy::SetSupportedTargetsForTest(0);
 }
 
+// Sentence b of a make_fixtures.py gold file (its "texts" and "to"),
+// translated greedily without the n-gram rule, as PyTorch searched it, with
+// the other options `o` sets.
+inline Result TranslateFixture(const Translator& t, const nlohmann::json& gold,
+                               size_t b, TranslateOptions o) {
+  o.no_repeat_ngram_size = 0;
+  o.beam_size = 1;
+  o.to = gold["to"][b].get<std::string>();
+  return t.Translate(gold["texts"][b].get<std::string>(), o);
+}
+
 // A model file's header and data, to rewrite (for corrupt-file tests and toy
 // models built from a fixture).
 struct SplitFile {
