@@ -12,7 +12,7 @@ for preset in wasm wasm-threads; do
 done
 dist=build/wasm/dist
 mkdir -p "$dist"
-cp wasm/heed.js wasm/load.js wasm/node.js wasm/options.js wasm/remote.js wasm/requests.js wasm/result.js wasm/worker.js wasm/langid.js wasm/heed.d.ts wasm/translator-api.js wasm/translator-api.d.ts wasm/api-common.js wasm/language-detector.js wasm/translate-element.js wasm/translate-element.d.ts wasm/package.json build/wasm/wasm/heed_engine.js \
+cp wasm/heed.js wasm/hold.js wasm/load.js wasm/node.js wasm/options.js wasm/remote.js wasm/requests.js wasm/result.js wasm/worker.js wasm/langid.js wasm/heed.d.ts wasm/translator-api.js wasm/translator-api.d.ts wasm/api-common.js wasm/language-detector.js wasm/translate-element.js wasm/translate-element.d.ts wasm/package.json build/wasm/wasm/heed_engine.js \
   build/wasm/wasm/heed_engine.wasm build/wasm-threads/wasm/heed_engine_threads.{js,wasm,worker.js} "$dist/"
 # Node loads the pool's (CommonJS) worker script under this name.
 cp "$dist/heed_engine_threads.worker.js" "$dist/heed_engine_threads.worker.cjs"

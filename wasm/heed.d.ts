@@ -314,7 +314,7 @@ export interface Info {
   languages: string[];
   parameters: number;
   fileSize: number;
-  /** Current size of the WebAssembly heap in bytes. */
+  /** Size of the WebAssembly heap in bytes (on a worker: as of its last reply). */
   heapBytes: number;
   /** Threads translations are decoded on (1: the single-threaded engine). */
   threads: number;

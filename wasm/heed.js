@@ -9,7 +9,8 @@
 // Requests run one at a time, in order; errors reject with an Error whose
 // message says what is wrong, and the translator keeps working.
 
-import { defaultThreads, loadEngine, prepareEngine, readModel, toUrl } from "./load.js";
+import { holdEngine } from "./hold.js";
+import { checkModel, defaultThreads, loadEngine, prepareEngine, readModel, toUrl } from "./load.js";
 import { isNode } from "./node.js";
 import { checkOptions, checkText, readCallOptions } from "./options.js";
 import { createWorkerTranslator } from "./remote.js";
@@ -21,9 +22,10 @@ import { prepareSentence, summarise } from "./result.js";
  * Web Worker by default (worker: true), so the page never blocks; in Node
  * it runs in the calling thread. The API is the same either way.
  */
-export async function createTranslator({ model, onProgress, worker, wasmUrl, workerUrl, threads } = {}) {
+export async function createTranslator(options = {}) {
+  const { model, onProgress, worker, wasmUrl, workerUrl } = checkCreateOptions(options);
   const useWorker = worker ?? (!isNode && typeof Worker !== "undefined");
-  threads ??= defaultThreads();
+  const threads = options.threads ?? defaultThreads();
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
     throw new RangeError("heed: threads must be a whole number in [1, 64]");
   }
@@ -31,6 +33,27 @@ export async function createTranslator({ model, onProgress, worker, wasmUrl, wor
                   workerUrl: workerUrl && await toUrl(workerUrl), threads };
   return useWorker ? createWorkerTranslator(model, onProgress, where)
     : createLocalTranslator(model, onProgress, where);
+}
+
+const CREATE_OPTIONS = ["model", "onProgress", "worker", "wasmUrl", "workerUrl", "threads"];
+
+// createTranslator()'s options, refused with a TypeError naming what is
+// wrong before anything loads (a misspelt key would otherwise pass
+// unnoticed, and a worker would be handed no model at all).
+function checkCreateOptions(options) {
+  if (options === null || typeof options !== "object") {
+    throw new TypeError("heed: createTranslator takes an options object, { model, ... }");
+  }
+  for (const name of Object.keys(options)) {
+    if (!CREATE_OPTIONS.includes(name)) {
+      throw new TypeError(`heed: unknown createTranslator option '${name}' (known: ${CREATE_OPTIONS.join(", ")})`);
+    }
+  }
+  checkModel(options.model);
+  if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
+    throw new TypeError("heed: onProgress must be a function");
+  }
+  return options;
 }
 
 // The engine's limit (Translator::PositionalEncoding).
@@ -41,48 +64,6 @@ const MAX_POSITIONS = 4096;
 function checked(r) {
   if (r.cancelled) throw abortError();
   if (r.error !== undefined) throw new Error(`heed: ${r.error}`);
-}
-
-// The engine and its module until dispose(). use(fn) runs fn against the
-// engine. A JavaScript exception thrown inside it (a value Embind cannot
-// convert) unwinds the wasm frames without restoring their stack pointer,
-// so use() restores it, or each such call would leak wasm stack until the
-// module fails for good. dispose() from inside a call (its onSentence)
-// cannot free the engine under it: the call is told to stop at its next
-// step (stopping()), and the engine is freed when it returns.
-function holdEngine(module, engine) {
-  let busy = false, disposeAfter = false;
-  const free = () => {
-    engine?.delete();
-    module?.heedWorkers?.().forEach((w) => w.terminate());
-    engine = null;
-    module = null;
-  };
-  const live = () => {
-    if (!engine) throw new Error("heed: this translator was disposed");
-  };
-  return {
-    live,
-    stopping: () => disposeAfter,
-    heapBytes: () => module.heapBytes(),
-    use(fn) {
-      live();
-      const held = module;
-      const sp = held.stackSave();
-      busy = true;
-      try {
-        return fn(engine);
-      } finally {
-        busy = false;
-        held.stackRestore(sp);
-        if (disposeAfter) free();
-      }
-    },
-    dispose() {
-      if (busy) disposeAfter = true;
-      else free();
-    },
-  };
 }
 
 // The model `bytes` loaded into an engine module, held (holdEngine).

@@ -117,12 +117,18 @@ async function fetchKept(model) {
   return { response: fresh, fromCache: false };
 }
 
-export async function readModel(model, onProgress) {
-  if (model instanceof Uint8Array) return model;
-  if (model instanceof ArrayBuffer) return new Uint8Array(model);
-  if (typeof model !== "string" && !(model instanceof URL)) {
+// Throws unless `model` is one of the forms readModel() takes.
+export function checkModel(model) {
+  if (typeof model !== "string" && !(model instanceof URL) && !(model instanceof ArrayBuffer) &&
+      !(model instanceof Uint8Array)) {
     throw new TypeError("heed: model must be a URL, an ArrayBuffer or a Uint8Array");
   }
+}
+
+export async function readModel(model, onProgress) {
+  checkModel(model);
+  if (model instanceof Uint8Array) return model;
+  if (model instanceof ArrayBuffer) return new Uint8Array(model);
   if (isNode && !/^https?:/.test(String(model))) {
     const { open } = await nodeImport("node:fs/promises");
     const { constants } = await nodeImport("node:fs");

@@ -99,7 +99,7 @@ export function checkOptions(options) {
 
 function checkHeads(heads) {
   if (!Array.isArray(heads)) throw new TypeError("heed: maskHeads must be an array of { kind, layer, head }");
-  return heads.map((h) => checkHead(h, "maskHeads"));
+  return Array.from(heads, (h) => checkHead(h, "maskHeads"));  // holes too
 }
 
 // [{ sublayer: "encoder-self" | "encoder-ffn" | "decoder-self" | "cross" |

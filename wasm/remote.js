@@ -53,7 +53,9 @@ class Connection {
   #source;
   #where;
   #onProgress;
-  info = null;      // the engine's info(), once started
+  #ended = false;   // end() called: no worker starts again
+  #failed = null;   // why the last restart failed, until the next try
+  info = null;      // the engine's info(), as of its last reply
   starting = null;  // the restart under way, if any
 
   constructor(source, where, onProgress) {
@@ -65,7 +67,12 @@ class Connection {
   // Spawns the worker and loads the engine and the model into it.
   async start() {
     const { wasmUrl, workerUrl, threads, share } = this.#where;
-    this.#worker = await spawnWorker(workerUrl);
+    const worker = await spawnWorker(workerUrl);
+    if (this.#ended) {  // disposed while it was spawned
+      worker.terminate();
+      throw new Error("heed: this translator was disposed");
+    }
+    this.#worker = worker;
     this.#worker.onmessage = ({ data }) => this.#receive(data);
     this.#worker.onerror = (e) => this.failAll(new Error(
       `heed: the worker ${workerUrl ?? "worker.js"} failed: ${e.message ?? "it could not be loaded"}`));
@@ -95,14 +102,40 @@ class Connection {
   // Ends the worker (and what it was doing); a new one loads the model
   // again for the next request.
   restart() {
+    if (this.#ended || this.starting) return;
     this.#worker.terminate();
     this.failAll(abortError());
-    this.starting = this.start().finally(() => { this.starting = null; });
-    this.starting.catch(() => {});
+    this.#begin();
+  }
+
+  // Starts a worker in the background; requests wait for it (ready()).
+  #begin() {
+    this.#failed = null;
+    this.starting = this.start().then(() => { this.starting = null; }, (e) => {
+      this.#worker?.terminate();
+      this.starting = null;
+      this.#failed = e;
+    });
+  }
+
+  // Resolves once a worker is ready. After a restart that failed (the model
+  // could not be fetched again, say), each request tries once more, and
+  // rejects with why it failed if it fails again.
+  async ready() {
+    if (this.#ended) throw new Error("heed: this translator was disposed");
+    if (!this.starting && this.#failed) this.#begin();
+    if (this.starting) await this.starting;
+    if (this.#failed) throw new Error(`heed: the engine's worker could not start again: ${this.#failed.message}`);
+  }
+
+  // Whether a worker is there to take a request now.
+  get up() {
+    return !this.starting && !this.#failed && !this.#ended;
   }
 
   end(error) {
-    this.#worker.terminate();
+    this.#ended = true;
+    this.#worker?.terminate();
     this.failAll(error);
   }
 
@@ -123,10 +156,17 @@ class Connection {
       }
     }
     if (data.sentence) return p.onSentence(data.sentence);
+    if (data.state && this.info) Object.assign(this.info, data.state);
     this.#settle(data.id);
     if (data.error !== undefined) p.reject(remoteError(data));
     else p.resolve(data.result);
   }
+}
+
+// Resolves once the worker can take a request. The caller then sends it
+// before it yields, so that no restart comes between.
+async function workerUp(connection) {
+  do await connection.ready(); while (!connection.up);
 }
 
 // One translate request on the worker. Sentences arrive (transferred) as
@@ -134,9 +174,13 @@ class Connection {
 // completed here.
 async function translateRemote(connection, share, text, rest, signal, onSentence) {
   const flag = share ? new Int32Array(new SharedArrayBuffer(4)) : null;
-  const onAbort = () => (flag ? Atomics.store(flag, 0, 1) : connection.restart());
+  let sent = false;  // until then, an abort needs no restart
+  const onAbort = () => (flag ? Atomics.store(flag, 0, 1) : sent && connection.restart());
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
+    await workerUp(connection);
+    if (signal?.aborted) throw abortError();  // while a restart was awaited
+    sent = true;
     if (!onSentence) return await connection.call("translate", [text, rest, false, flag]);
     const sentences = [];
     const guard = guardCallback(onSentence);
@@ -155,16 +199,29 @@ async function translateRemote(connection, share, text, rest, signal, onSentence
 export async function createWorkerTranslator(model, onProgress, where) {
   const share = canShareMemory();
   const connection = new Connection(modelSource(model), { ...where, share }, onProgress);
-  await connection.start();
+  try {
+    await connection.start();
+  } catch (e) {  // the worker, and whatever it loaded, must not outlive this
+    connection.end(e);
+    throw e;
+  }
   const queue = makeQueue();
   let disposed = false;
   const live = () => {
     if (disposed) throw new Error("heed: this translator was disposed");
   };
+  // A request without a signal of its own. Should another request's abort
+  // restart the worker under it, it is asked again of the new one.
   const request = async (op, args) => {
-    live();
-    if (connection.starting) await connection.starting;
-    return connection.call(op, args);
+    for (;;) {
+      live();
+      await workerUp(connection);
+      try {
+        return await connection.call(op, args);
+      } catch (e) {
+        if (e.name !== "AbortError") throw e;
+      }
+    }
   };
   return {
     translate(text, options = {}) {
@@ -182,7 +239,6 @@ export async function createWorkerTranslator(model, onProgress, where) {
       const { signal, onSentence, rest } = call;
       return queue(signal, async () => {
         live();
-        if (connection.starting) await connection.starting;
         return translateRemote(connection, share, text, rest, signal, onSentence);
       });
     },
@@ -207,7 +263,7 @@ export async function createWorkerTranslator(model, onProgress, where) {
     positionalEncoding: (positions) => request("positionalEncoding", [positions]),
     info() {
       live();
-      return connection.info;
+      return { ...connection.info };
     },
     dispose() {
       if (!disposed) connection.end(new Error("heed: this translator was disposed"));

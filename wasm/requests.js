@@ -33,15 +33,23 @@ function yieldToEventLoop() {
 }
 
 // Runs requests one at a time, in order; a request whose signal aborts
-// before it starts is rejected without running.
+// before it starts is rejected at once, not when its turn comes, and never
+// runs. (Once started, the job itself answers an abort.)
 export function makeQueue() {
   let tail = Promise.resolve();
   return (signal, job) => {
+    let started = false;
     const run = tail.then(yieldToEventLoop).then(() => {
       if (signal?.aborted) throw abortError();
+      started = true;
       return job();
     });
     tail = run.catch(() => {});
-    return run;
+    if (typeof signal?.addEventListener !== "function") return run;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => started || reject(abortError());
+      signal.addEventListener("abort", onAbort, { once: true });
+      run.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    });
   };
 }

@@ -109,6 +109,9 @@ export function prepareSentence(s) {
   return s;
 }
 
+// The fields summarise() derives from the sentences.
+export const SUMMARISED = ["sourceTokens", "targetTokens", "score", "nbest", "attention", "alternatives"];
+
 // Adds the whole text's fields to a result: its tokens across sentences and
 // the sum of the sentences' scores (sentences are translated independently).
 // n-best lists, attention and alternatives belong to one sentence: at top

@@ -1,7 +1,8 @@
 // The module worker that hosts the engine for heed.js: a Web Worker in
 // browsers, a worker_threads Worker in Node. Messages: {id, op: "create" |
-// "translate" | "exportJson" | "split" | "positionalEncoding", args}; replies {id, result}
-// or {id, error, name} (the error's type), {id, progress} while the model
+// "translate" | "exportJson" | "split" | "positionalEncoding", args}; replies {id, result,
+// state} (state: info()'s heapBytes and threads, as they are now) or {id,
+// error, name} (the error's type), {id, progress} while the model
 // downloads and, for a translate whose third argument is true, {id,
 // sentence} as each sentence is done (the result then comes without its
 // sentences). A translate's fourth argument, an Int32Array on shared
@@ -9,7 +10,7 @@
 // its next decoding step. Typed arrays are transferred, not copied.
 import { createTranslator } from "./heed.js";
 import { nodeImport } from "./node.js";
-import { buffersOf } from "./result.js";
+import { buffersOf, SUMMARISED } from "./result.js";
 
 // No top-level await: bundlers build workers as classic scripts by default.
 if (globalThis.self) serve(globalThis.self);
@@ -18,6 +19,12 @@ else nodeImport("node:worker_threads").then(({ parentPort }) => serve(parentPort
 function serve(port) {
   const post = (message, transfer = []) => port.postMessage(message, transfer);
   let translator = null;
+  // A reply, with what info() reports that changes: the caller's info()
+  // reads it without a request of its own.
+  const reply = (id, result, transfer = []) => {
+    const { heapBytes, threads } = translator.info();
+    post({ id, result, state: { heapBytes, threads } }, transfer);
+  };
 
   port.addEventListener("message", async ({ data: { id, op, args } }) => {
     try {
@@ -32,20 +39,24 @@ function serve(port) {
         const onSentence = stream ? (sentence) => post({ id, sentence }, buffersOf(sentence)) : undefined;
         const signal = flag ? { get aborted() { return Atomics.load(flag, 0) !== 0; } } : undefined;
         const result = await translator.translate(text, { ...options, onSentence, signal });
-        if (stream) {  // the sentences went ahead, their buffers with them
-          const { text: t, targetTokenCount, timings, threads } = result;
-          post({ id, result: { text: t, targetTokenCount, timings, threads } });
+        if (stream) {
+          // The sentences went ahead, their buffers with them; the caller
+          // derives the rest of the sentences' fields from them again.
+          const whole = { ...result };
+          for (const name of ["sentences", ...SUMMARISED]) delete whole[name];
+          reply(id, whole);
         } else {
-          post({ id, result }, buffersOf(result));
+          reply(id, result, buffersOf(result));
         }
       } else if (op === "exportJson" || op === "split" || op === "positionalEncoding") {
         const result = await translator[op](...args);
-        post({ id, result }, buffersOf(result));
+        reply(id, result, buffersOf(result));
       } else {
         throw new Error(`heed: unknown worker request '${op}'`);
       }
     } catch (e) {
-      post({ id, error: e.message, name: e.name });
+      // Whatever was thrown, the caller's promise rejects.
+      post({ id, error: String(e?.message ?? e), name: e?.name });
     }
   });
 }

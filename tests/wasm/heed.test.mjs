@@ -520,8 +520,9 @@ test("a queued request can be cancelled", async () => {
   const first = translator.translate("A dog runs in the park.", { to: "de" });
   const second = translator.translate("Two men.", { to: "de", signal: controller.signal });
   controller.abort();
-  assert.equal(typeof (await first).text, "string");
+  // It rejects at once, as fetch() does: before the first has finished.
   await assert.rejects(second, { name: "AbortError" });
+  assert.equal(typeof (await first).text, "string");
   assert.equal(typeof (await translator.translate("A dog.", { to: "de" })).text, "string");
 });
 
@@ -801,4 +802,24 @@ test("wasmUrl and workerUrl point at the engine; a bad one rejects at once, nami
                        /cannot load the engine from file:\/\/\/nonexistent\/e\.wasm/);
   await assert.rejects(createTranslator({ model, worker: true, workerUrl: "/nonexistent/worker.js" }),
                        /the worker file:\/\/\/nonexistent\/worker\.js failed/);
+});
+
+test("info() follows the engine's heap as a long call grows it, on a worker as in the calling thread", async () => {
+  const text = Array.from({ length: 300 }, (_, i) => `A dog number ${i} runs in the park.`).join(" ");
+  const heaps = [];
+  for (const worker of [false, true]) {
+    const t = await createTranslator({ model, worker });
+    try {
+      const before = t.info();
+      await t.translate(text, { to: "de", attention: true });
+      const after = t.info();
+      assert.notEqual(after, t.info(), "info() hands out its own copy");
+      assert.ok(after.heapBytes > before.heapBytes, `worker ${worker}: ${before.heapBytes} -> ${after.heapBytes}`);
+      assert.equal(after.threads, 1);
+      heaps.push(after.heapBytes);
+    } finally {
+      t.dispose();
+    }
+  }
+  assert.equal(heaps[0], heaps[1], "the same calls grow both engines' heaps alike");
 });

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fork, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -47,6 +47,7 @@ for (const worker of [false, true]) {
         [{ to: "de", repetitionPenalty: Number.MIN_VALUE }, RangeError, /repetitionPenalty/],
         [{ to: "de", beam: () => 4 }, RangeError, /beam/],
         [{ to: "de", [Symbol("s")]: 1, onSentence: 5 }, TypeError, /onSentence/],
+        [{ to: "de", maskHeads: [, { kind: "cross", layer: 0, head: 0 }] }, TypeError, /maskHeads kind/],  // eslint-disable-line no-sparse-arrays
       ];
       for (const [options, type, message] of cases) {
         await assert.rejects(t.translate("A dog.", options), (e) => {
@@ -60,6 +61,63 @@ for (const worker of [false, true]) {
       await assert.rejects(t.positionalEncoding(4097), RangeError);
       assert.equal((await t.positionalEncoding(4)).values.length, 4 * t.info().config.d_model);
       // The translator still works.
+      assert.equal((await t.translate("A dog.", { to: "de" })).sentences.length, 1);
+    } finally {
+      t.dispose();
+    }
+  });
+
+  test(`createTranslator refuses what is not its options with a TypeError naming it, ${mode}`, async () => {
+    const cases = [
+      [null, /options object/],
+      ["models/x.heed", /options object/],
+      [{ modelUrl: model }, /unknown createTranslator option 'modelUrl'/],
+      [{ model, signal: new AbortController().signal }, /unknown createTranslator option 'signal'/],
+      [{}, /model must be/],
+      [{ model: new Blob([]) }, /model must be/],
+      [{ model: [1, 2, 3] }, /model must be/],
+      [{ model, onProgress: "yes" }, /onProgress must be a function/],
+    ];
+    for (const [options, message] of cases) {
+      await assert.rejects(createTranslator(options === null || typeof options !== "object" ? options
+        : { ...options, worker }), (e) => {
+        assert.ok(e instanceof TypeError && message.test(e.message), `${String(options)}: ${e.name}: ${e.message}`);
+        return true;
+      });
+    }
+  });
+
+  test(`a result handed out sentence by sentence keeps the whole text's fields, ${mode}`, async () => {
+    const t = await createTranslator({ model, worker });
+    try {
+      for (const [text, options] of [['<p><a href="/x">A dog</a> runs. <b>A cat</b> sleeps.</p>', { html: true }],
+                                     ["A dog runs. A cat sleeps.", { alignments: true }]]) {
+        const whole = await t.translate(text, { to: "de", ...options });
+        let seen = 0;
+        const streamed = await t.translate(text, { to: "de", ...options, onSentence: () => ++seen });
+        assert.equal(seen, 2);
+        for (const field of ["text", "tags", "alignment", "sourceTokens", "targetTokens", "score", "nbest", "threads"]) {
+          assert.deepEqual(streamed[field], whole[field], field);
+        }
+        assert.ok(options.html ? whole.tags.length === 2 : whole.alignment.length > 0);
+      }
+    } finally {
+      t.dispose();
+    }
+  });
+
+  test(`a queued request aborted while it waits rejects at once, not when its turn comes, ${mode}`, async () => {
+    const t = await createTranslator({ model, worker });
+    try {
+      const paragraph = Array.from({ length: 60 }, (_, i) => `A dog number ${i} runs.`).join(" ");
+      let firstDone = false;
+      const first = t.translate(paragraph, { to: "de", maxBatch: 1 }).then(() => { firstDone = true; });
+      const controller = new AbortController();
+      const second = t.translate("A dog.", { to: "de", signal: controller.signal });
+      controller.abort();
+      await assert.rejects(second, (e) => e.name === "AbortError");
+      assert.equal(firstDone, false, "the abort waited for the request ahead of it");
+      await first;
       assert.equal((await t.translate("A dog.", { to: "de" })).sentences.length, 1);
     } finally {
       t.dispose();
@@ -93,6 +151,19 @@ test("dispose() inside onSentence stops the call at its next step and rejects it
   assert.equal(seen, 1, "sentences after the dispose");
   await assert.rejects(t.translate("A dog.", { to: "de" }), /disposed/);
   assert.doesNotThrow(() => t.dispose());
+});
+
+test("dispose() after another call inside onSentence still waits for the running call", async () => {
+  const t = await createTranslator({ model, worker: false });
+  const paragraph = Array.from({ length: 40 }, (_, i) => `A dog number ${i} runs.`).join(" ");
+  let seen = 0;
+  await assert.rejects(t.translate(paragraph, { to: "de", maxBatch: 1, onSentence: () => {
+    ++seen;
+    assert.equal(t.info().threads, 1);  // a call of its own on the same engine
+    t.dispose();
+  } }), /disposed/);
+  assert.equal(seen, 1, "sentences decoded after the engine was to be freed");
+  await assert.rejects(t.translate("A dog.", { to: "de" }), /disposed/);
 });
 
 test("a forced prefix the model cannot write exactly is refused", async () => {
@@ -129,6 +200,90 @@ test("with a worker, an onProgress that throws rejects createTranslator and Node
     await createTranslator({ model, worker: true, onProgress: () => { throw new Error("progress says no"); } })
       .then((t) => t.dispose(), (e) => { rejected = e; });
     if (!rejected || !/progress says no/.test(rejected.message)) throw new Error("not rejected: " + rejected);`);
+});
+
+// A worker translator stopped by restarting its worker, as on a page that
+// is not cross-origin isolated: Node's SharedArrayBuffer hidden from
+// heed.js while createTranslator decides (synchronously, before it spawns
+// the worker, which Node cannot do without it).
+const withoutSharedMemory = `const SAB = globalThis.SharedArrayBuffer;
+    const restarting = (options) => {
+      delete globalThis.SharedArrayBuffer;
+      try {
+        return createTranslator({ worker: true, ...options });
+      } finally {
+        globalThis.SharedArrayBuffer = SAB;
+      }
+    };
+    const paragraph = Array.from({ length: 40 }, (_, i) => "A dog number " + i + " runs.").join(" ");
+    const check = (ok, what) => { if (!ok) throw new Error(what); };`;
+
+test("with a worker restarted on abort, dispose() right after the abort leaves no worker loading the model", () => {
+  inFreshNode(`${withoutSharedMemory}
+    let progress = 0;
+    const t = await restarting({ model, onProgress: () => ++progress });
+    const controller = new AbortController();
+    const running = t.translate(paragraph, { to: "de", maxBatch: 1, signal: controller.signal,
+                                             onSentence: () => controller.abort() });
+    await running.catch((e) => check(e.name === "AbortError", "not aborted: " + e));
+    t.dispose();
+    const before = progress;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    check(progress === before, "a worker loaded the model after dispose()");`);
+});
+
+test("with a worker restarted on abort, a request aborted while the restart runs is not translated", () => {
+  inFreshNode(`${withoutSharedMemory}
+    let loads = 0;
+    const t = await restarting({ model, onProgress: () => ++loads });
+    const first = new AbortController(), second = new AbortController();
+    const running = t.translate(paragraph, { to: "de", maxBatch: 1, signal: first.signal,
+                                             onSentence: () => first.abort() });
+    await running.catch((e) => check(e.name === "AbortError", "not aborted: " + e));
+    const waiting = t.translate(paragraph, { to: "de", signal: second.signal });
+    await new Promise((resolve) => setTimeout(resolve, 20));  // it now waits for the new worker
+    second.abort();
+    await waiting.then(() => check(false, "translated"), (e) => check(e.name === "AbortError", String(e)));
+    check((await t.translate("A dog.", { to: "de" })).sentences.length === 1, "no longer translates");
+    check(loads === 2, "the abort did not restart the worker: " + loads + " loads");
+    t.dispose();`);
+});
+
+test("with a worker restarted on abort, another caller's request waiting on the old worker is answered by the new one", () => {
+  inFreshNode(`${withoutSharedMemory}
+    const t = await restarting({ model });
+    const controller = new AbortController();
+    let splitting = null;
+    await t.translate(paragraph, { to: "de", maxBatch: 1, signal: controller.signal, onSentence: () => {
+      if (splitting) controller.abort();  // the split waits on the worker, behind the translation
+      else splitting = t.split("A dog runs. A cat sleeps.");
+    } }).then(() => check(false, "not aborted"), (e) => check(e.name === "AbortError", String(e)));
+    const segments = await splitting;
+    check(segments.filter((s) => s.sentence).length === 2, JSON.stringify(segments));
+    t.dispose();`);
+});
+
+test("with a worker restarted on abort, a restart that fails is said, and tried again by the next request", () => {
+  const dir = mkdtempSync(join(tmpdir(), "heed-restart-"));
+  const copy = join(dir, "model.heed");
+  try {
+    copyFileSync(model, copy);
+    inFreshNode(`${withoutSharedMemory}
+      const { renameSync } = await import("node:fs");
+      const copy = ${JSON.stringify(copy)};
+      const t = await restarting({ model: copy });
+      renameSync(copy, copy + ".away");  // the restarted worker will not find it
+      const controller = new AbortController();
+      await t.translate(paragraph, { to: "de", maxBatch: 1, signal: controller.signal,
+                                     onSentence: () => controller.abort() }).catch(() => {});
+      await t.translate("A dog.", { to: "de" }).then(() => check(false, "translated without a model"),
+        (e) => check(/could not start again/.test(e.message), String(e)));
+      renameSync(copy + ".away", copy);
+      check((await t.translate("A dog.", { to: "de" })).sentences.length === 1, "no second try");
+      t.dispose();`);
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
 });
 
 test("the development server answers a malformed URL with 400 and keeps serving", async () => {
