@@ -19,7 +19,7 @@ export interface TranslatedElement {
   showOriginal(): void;
   showTranslation(): void;
   toggle(): void;
-  /** Stops observing; what is shown stays. */
+  /** Stops observing and ends the translations under way; what is shown stays. */
   stop(): void;
 }
 

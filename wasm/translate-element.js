@@ -13,7 +13,8 @@
 // resolves to HTML: a translator of heed/translator-api, or
 // { translate: (text, o) => heed.translate(text, { ...o, to: "de" }).then((r) => r.text) }.
 // A block's content is replaced (innerHTML), so listeners on elements
-// inside it do not survive; the block elements themselves stay.
+// inside it, and a framework's hold on them, do not survive; the block
+// elements themselves stay, and so do the values of its form fields.
 
 // Elements whose text heed translates as one unit, with what they hold.
 const BLOCKS = new Set(["ADDRESS", "ARTICLE", "ASIDE", "BLOCKQUOTE", "BODY", "CAPTION", "DD", "DETAILS", "DIV",
@@ -24,12 +25,76 @@ const BLOCKS = new Set(["ADDRESS", "ARTICLE", "ASIDE", "BLOCKQUOTE", "BODY", "CA
 const SKIP = new Set(["SCRIPT", "STYLE", "TEXTAREA", "NOSCRIPT", "TEMPLATE", "SVG", "MATH", "PRE", "IFRAME",
   "OBJECT", "SELECT", "INPUT"]);
 
+// The element's own markup keeps it as it is (a copy not in the page
+// included, which has no isContentEditable).
+function kept(e) {
+  const editable = e.getAttribute?.("contenteditable")?.toLowerCase();
+  return SKIP.has(e.nodeName.toUpperCase()) || e.classList?.contains("notranslate") || e.isContentEditable ||
+    ["", "true", "plaintext-only"].includes(editable) || e.getAttribute?.("translate")?.toLowerCase() === "no";
+}
+
 function skipped(element, root) {
-  for (let e = element; e && e !== root.parentNode; e = e.parentElement) {
-    if (SKIP.has(e.nodeName.toUpperCase()) || e.getAttribute?.("translate") === "no" ||
-        e.classList?.contains("notranslate") || e.isContentEditable) return true;
-  }
+  for (let e = element; e && e !== root.parentNode; e = e.parentElement) if (kept(e)) return true;
   return false;
+}
+
+// What a block sends: its HTML with every element inside that must stay
+// as it is marked translate="no" (heed's HTML mode keeps such elements
+// whole, byte for byte), the marks only on a copy. MARK holds the
+// element's own translate attribute, if any, after a "=".
+const MARK = "data-heed-kept";
+function markedHtml(block) {
+  const copy = block.cloneNode(true);
+  let marked = false;
+  for (const e of copy.querySelectorAll("*")) {
+    const own = e.getAttribute("translate");
+    if (kept(e) && own?.toLowerCase() !== "no" && !e.closest(`[${MARK}]`)) {
+      e.setAttribute(MARK, own === null ? "" : `=${own}`);
+      e.setAttribute("translate", "no");
+      marked = true;
+    }
+  }
+  return marked ? copy.innerHTML : block.innerHTML;
+}
+
+// The translation with the marks taken out again.
+function unmarked(html, doc) {
+  if (!html.includes(MARK)) return html;
+  const t = doc.createElement("template");
+  t.innerHTML = html;
+  for (const e of t.content.querySelectorAll(`[${MARK}]`)) {
+    const own = e.getAttribute(MARK);
+    e.removeAttribute(MARK);
+    if (own.startsWith("=")) e.setAttribute("translate", own.slice(1));
+    else e.removeAttribute("translate");
+  }
+  return t.innerHTML;
+}
+
+// The block's form fields as the user left them (innerHTML holds only
+// their defaults), to be given back to the same fields after a rewrite.
+const FIELDS = "input, textarea, select";
+function fieldStates(block) {
+  return [...block.querySelectorAll(FIELDS)].map((f) => ({
+    key: `${f.nodeName}|${f.type}|${f.name}|${f.id}`, value: f.value, checked: f.checked,
+  }));
+}
+function restoreFields(block, states) {
+  const fields = [...block.querySelectorAll(FIELDS)];
+  if (fields.length !== states.length) return;
+  fields.forEach((f, i) => {
+    const s = states[i];
+    if (s.key !== `${f.nodeName}|${f.type}|${f.name}|${f.id}`) return;
+    if (f.type === "checkbox" || f.type === "radio") f.checked = s.checked;
+    else if (f.type !== "file") f.value = s.value;
+  });
+}
+
+// block.innerHTML = html, its form fields kept as they were.
+function rewrite(block, html) {
+  const states = fieldStates(block);
+  block.innerHTML = html;
+  restoreFields(block, states);
 }
 
 // The block a text node belongs to: its nearest block ancestor in root.
@@ -73,6 +138,8 @@ export function translateElement(root, translator, { observe = false, signal, on
   const changed = [];        // nodes the page changed while the original was shown
   let showing = "translation", applying = false, observer = null, stopped = false;
   let pending = Promise.resolve();
+  const stopping = new AbortController();  // stop(): the translations under way end too
+  const doc = root.ownerDocument;
 
   const report = (e, block) => {
     try {
@@ -96,7 +163,10 @@ export function translateElement(root, translator, { observe = false, signal, on
     }
   };
 
-  const translateBlock = async (block) => {
+  // A block that changes while it is translated (an attribute, text the
+  // observer does not see) is translated again, this many times at most.
+  const TRIES = 3;
+  const translateBlock = async (block, tries = 1) => {
     const html = block.innerHTML;
     const known = units.get(block);
     if (known?.translated === html) return;  // ours already
@@ -105,23 +175,29 @@ export function translateElement(root, translator, { observe = false, signal, on
     const original = known?.original ?? html;
     units.set(block, { original, translated: undefined });
     try {
-      const translated = await translator.translate(html, { html: true, signal });
-      if (stopped || !block.isConnected || block.innerHTML !== html) return;  // its own turn comes
+      const translated = unmarked(await translator.translate(markedHtml(block), { html: true, signal: stopping.signal }),
+        doc);
+      if (stopped || !block.isConnected) return;
+      if (block.innerHTML !== html) {
+        if (tries < TRIES) return translateBlock(block, tries + 1);
+        throw new Error("heed: the block kept changing while it was translated");
+      }
       let shown = translated;
       if (showing === "translation") {
-        apply(() => { block.innerHTML = translated; });
+        apply(() => rewrite(block, translated));
         shown = block.innerHTML;  // as the browser serialises it
       }
       units.set(block, { original, translated: shown });
     } catch (e) {
       units.delete(block);
-      report(e, block);
+      if (!stopped) report(e, block);
     }
   };
 
   const run = (nodes) => {
+    if (stopped) return pending;
     const blocks = new Set(nodes.flatMap((n) => blocksIn(n, root)));
-    pending = pending.then(() => Promise.all([...blocks].map(translateBlock)));
+    pending = pending.then(() => Promise.all([...blocks].map((b) => translateBlock(b))));
     return pending;
   };
 
@@ -138,7 +214,7 @@ export function translateElement(root, translator, { observe = false, signal, on
     showing = which;
     apply(() => {
       for (const [block, u] of units) {
-        if (u.translated !== undefined) block.innerHTML = which === "original" ? u.original : u.translated;
+        if (u.translated !== undefined) rewrite(block, which === "original" ? u.original : u.translated);
       }
     });
     if (redo.length) controller.done = run(redo);
@@ -162,10 +238,8 @@ export function translateElement(root, translator, { observe = false, signal, on
     });
     observer.observe(root, { childList: true, subtree: true, characterData: true });
   }
-  signal?.addEventListener("abort", () => controller.stop());
-
   const controller = {
-    done: run([root]),
+    done: null,
     get showing() { return showing; },
     showOriginal: () => show("original"),
     showTranslation: () => show("translation"),
@@ -173,7 +247,11 @@ export function translateElement(root, translator, { observe = false, signal, on
     stop: () => {
       stopped = true;
       observer?.disconnect();
+      stopping.abort();
     },
   };
+  if (signal?.aborted) controller.stop();
+  signal?.addEventListener("abort", () => controller.stop(), { once: true });
+  controller.done = run([root]);
   return controller;
 }

@@ -107,3 +107,109 @@ test("what the page adds while the original is shown is translated when the tran
   assert.match(await page.$eval("#article h2", (h) => h.textContent), /Park/);
   assert.deepEqual(errors, []);
 });
+
+// translateElement on a block of the test's own, with the page's
+// Translator API (the shipped model) or a wrapper around it.
+const inPage = async (body, arg) => {
+  if (!page.url().startsWith(`${address}article.html`)) await page.goto(`${address}article.html`);
+  return page.evaluate(async ({ body, arg }) => {
+  const { createTranslatorAPI } = await import("./lib/translator-api.js");
+  const { translateElement } = await import("./lib/translate-element.js");
+  const { Translator } = createTranslatorAPI({ model: "models/heed-en-de-int8.heed" });
+  const translator = await Translator.create({ sourceLanguage: "en", targetLanguage: "de" });
+  const box = document.createElement("div");
+  document.body.append(box);
+  try {
+    return await new Function("translateElement", "translator", "box", "arg", `return (async () => { ${body} })();`)(
+      translateElement, translator, box, arg);
+  } finally {
+    box.remove();
+    translator.destroy();
+  }
+  }, { body, arg });
+};
+
+test("inside a block, pre, contenteditable and translate=\"NO\" stay as they are, and nothing of heed's is left", async () => {
+  const html = 'The dog is black. <pre class="x">make install</pre> <span contenteditable="true">the cat</span> ' +
+    '<b translate="NO">the park</b> <code translate="yes">ls</code> The cat is sleeping.';
+  const out = await inPage(`
+    box.innerHTML = arg;
+    const p = box;
+    const errors = [];
+    await translateElement(p, translator, { onError: (e) => errors.push(String(e)) }).done;
+    return { html: p.innerHTML, errors };`, html);
+  assert.deepEqual(out.errors, []);
+  assert.match(out.html, /<pre class="x">make install<\/pre>/);
+  assert.match(out.html, /<span contenteditable="true">the cat<\/span>/);
+  assert.match(out.html, /<b translate="NO">the park<\/b>/);
+  assert.doesNotMatch(out.html, /data-heed|translate="no"/);
+  assert.match(out.html, /Hund/);
+  assert.doesNotMatch(out.html, /The dog is black/);
+});
+
+test("a block's form fields keep what the user entered through translation and back", async () => {
+  const out = await inPage(`
+    box.innerHTML = '<p><label><input type="checkbox" name="c"> The dog is black.</label> ' +
+      '<input type="text" name="t" value="default"> The cat is sleeping.</p>';
+    box.querySelector("[name=c]").checked = true;
+    box.querySelector("[name=t]").value = "typed by the user";
+    const page = translateElement(box, translator);
+    await page.done;
+    const after = [box.querySelector("[name=c]").checked, box.querySelector("[name=t]").value, box.textContent];
+    page.showOriginal();
+    const back = [box.querySelector("[name=c]").checked, box.querySelector("[name=t]").value, box.textContent];
+    return { after, back };`);
+  assert.deepEqual(out.after.slice(0, 2), [true, "typed by the user"]);
+  assert.match(out.after[2], /Hund/);
+  assert.deepEqual(out.back.slice(0, 2), [true, "typed by the user"]);
+  assert.match(out.back[2], /The dog is black/);
+});
+
+test("an already aborted signal translates nothing and reports nothing; stop() ends the translations under way", async () => {
+  const out = await inPage(`
+    box.innerHTML = "<p>The dog is black.</p><p>The cat is sleeping.</p>";
+    const errors = [];
+    const onError = (e) => errors.push(String(e));
+    let calls = 0;
+    const counting = { translate: (h, o) => { ++calls; return translator.translate(h, o); } };
+    await translateElement(box, counting, { signal: AbortSignal.abort(), onError }).done;
+    const untouched = box.textContent;
+    let seen = null;
+    const watching = { translate: (h, o) => { seen = o.signal; return translator.translate(h, o); } };
+    const page = translateElement(box, watching, { onError });
+    page.stop();
+    await page.done;
+    return { calls, untouched, aborted: seen?.aborted ?? "not called", text: box.textContent, errors };`);
+  assert.equal(out.calls, 0);
+  assert.equal(out.untouched, "The dog is black.The cat is sleeping.");
+  assert.equal(out.aborted, true);
+  assert.equal(out.text, "The dog is black.The cat is sleeping.");
+  assert.deepEqual(out.errors, []);
+});
+
+test("a block that changes while it is translated (an attribute, unobserved) is translated again, not dropped", async () => {
+  const out = await inPage(`
+    box.innerHTML = '<p>The dog is <a href="#x">black</a>.</p>';
+    let first = true;
+    const changing = { translate: (h, o) => {
+      if (first) box.querySelector("a").classList.add("active");  // the page changes it meanwhile
+      first = false;
+      return translator.translate(h, o);
+    } };
+    const errors = [];
+    await translateElement(box, changing, { onError: (e) => errors.push(String(e)) }).done;
+    const again = box.innerHTML;
+    const restless = { translate: (h, o) => {
+      box.querySelector("a").dataset.n = String(Number(box.querySelector("a").dataset.n ?? 0) + 1);
+      return translator.translate(h, o);
+    } };
+    box.innerHTML = '<p>The dog is <a href="#x">black</a>.</p>';
+    await translateElement(box, restless, { onError: (e) => errors.push(String(e)) }).done;
+    return { again, errors, tries: box.querySelector("a").dataset.n, text: box.textContent };`);
+  assert.match(out.again, /class="active"/);
+  assert.match(out.again, /Hund/);
+  assert.equal(out.errors.length, 1);
+  assert.match(out.errors[0], /kept changing/);
+  assert.equal(out.tries, "3");
+  assert.equal(out.text, "The dog is black.");
+});
