@@ -117,10 +117,15 @@ async function fetchKept(model) {
   return { response: fresh, fromCache: false };
 }
 
+// The type of a value as its realm's built-ins name it: an ArrayBuffer or
+// Uint8Array from an iframe, a vm context or jsdom is one as well, where
+// instanceof says no.
+const tag = (v) => Object.prototype.toString.call(v).slice(8, -1);
+
 // Throws unless `model` is one of the forms readModel() takes.
 export function checkModel(model) {
-  if (typeof model !== "string" && !(model instanceof URL) && !(model instanceof ArrayBuffer) &&
-      !(model instanceof Uint8Array)) {
+  if (typeof model !== "string" && !(model instanceof URL) && tag(model) !== "ArrayBuffer" &&
+      tag(model) !== "Uint8Array") {
     throw new TypeError("heed: model must be a URL, an ArrayBuffer or a Uint8Array");
   }
 }
@@ -128,7 +133,8 @@ export function checkModel(model) {
 export async function readModel(model, onProgress) {
   checkModel(model);
   if (model instanceof Uint8Array) return model;
-  if (model instanceof ArrayBuffer) return new Uint8Array(model);
+  if (tag(model) === "Uint8Array") return new Uint8Array(model);  // this realm's, for the engine
+  if (tag(model) === "ArrayBuffer") return new Uint8Array(model);
   if (isNode && !/^https?:/.test(String(model))) {
     const { open } = await nodeImport("node:fs/promises");
     const { constants } = await nodeImport("node:fs");

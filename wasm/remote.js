@@ -81,6 +81,7 @@ class Connection {
   }
 
   call(op, args, transfer = [], onSentence = null) {
+    if (!this.#worker) return Promise.reject(abortError());  // ended by a restart
     return new Promise((resolve, reject) => {
       const id = this.#next++;
       this.#pending.set(id, { resolve, reject, onSentence });
@@ -104,6 +105,7 @@ class Connection {
   restart() {
     if (this.#ended || this.starting) return;
     this.#worker.terminate();
+    this.#worker = null;
     this.failAll(abortError());
     this.#begin();
   }
@@ -152,7 +154,9 @@ class Connection {
       try {
         return this.#onProgress?.(data.progress);
       } catch (e) {  // the caller's onProgress threw: loading fails with it
-        return this.end(e);
+        if (!this.info) return this.end(e);  // the first: createTranslator rejects
+        this.#settle(data.id);  // a restart: it fails, and the next request tries again
+        return p.reject(e);
       }
     }
     if (data.sentence) return p.onSentence(data.sentence);
@@ -163,10 +167,11 @@ class Connection {
   }
 }
 
-// Resolves once the worker can take a request. The caller then sends it
-// before it yields, so that no restart comes between.
-async function workerUp(connection) {
+// send()'s result, sent once the worker can take it: in the same tick as
+// that check, so that no restart comes between.
+async function whenUp(connection, send) {
   do await connection.ready(); while (!connection.up);
+  return send();
 }
 
 // One translate request on the worker. Sentences arrive (transferred) as
@@ -174,20 +179,32 @@ async function workerUp(connection) {
 // completed here.
 async function translateRemote(connection, share, text, rest, signal, onSentence) {
   const flag = share ? new Int32Array(new SharedArrayBuffer(4)) : null;
-  let sent = false;  // until then, an abort needs no restart
-  const onAbort = () => (flag ? Atomics.store(flag, 0, 1) : sent && connection.restart());
+  // Until it is sent (while a restart is awaited) an abort rejects it at
+  // once; then the worker is told through the flag, or restarted.
+  let sent = false, rejectWaiting;
+  const aborted = new Promise((resolve, reject) => { rejectWaiting = reject; });
+  aborted.catch(() => {});
+  const onAbort = () => {
+    if (!sent) rejectWaiting(abortError());
+    else if (flag) Atomics.store(flag, 0, 1);
+    else connection.restart();
+  };
   signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    await workerUp(connection);
-    if (signal?.aborted) throw abortError();  // while a restart was awaited
+  const sentences = [];
+  const guard = onSentence && guardCallback(onSentence);
+  const send = () => {
+    if (signal?.aborted) throw abortError();
     sent = true;
-    if (!onSentence) return await connection.call("translate", [text, rest, false, flag]);
-    const sentences = [];
-    const guard = guardCallback(onSentence);
-    const r = await connection.call("translate", [text, rest, true, flag], [], (s) => {
+    return connection.call("translate", [text, rest, Boolean(onSentence), flag], [], guard && ((s) => {
       sentences.push(s);
       guard.each(s);
-    });
+    }));
+  };
+  try {
+    const waiting = whenUp(connection, send);
+    waiting.catch(() => {});
+    const r = await Promise.race([waiting, aborted]);
+    if (!onSentence) return r;
     guard.rethrow();
     r.sentences = sentences;
     return summarise(r);
@@ -215,9 +232,8 @@ export async function createWorkerTranslator(model, onProgress, where) {
   const request = async (op, args) => {
     for (;;) {
       live();
-      await workerUp(connection);
       try {
-        return await connection.call(op, args);
+        return await whenUp(connection, () => connection.call(op, args));
       } catch (e) {
         if (e.name !== "AbortError") throw e;
       }

@@ -38,6 +38,7 @@ function yieldToEventLoop() {
 export function makeQueue() {
   let tail = Promise.resolve();
   return (signal, job) => {
+    if (signal?.aborted) return Promise.reject(abortError());
     let started = false;
     const run = tail.then(yieldToEventLoop).then(() => {
       if (signal?.aborted) throw abortError();

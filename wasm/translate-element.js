@@ -167,6 +167,7 @@ export function translateElement(root, translator, { observe = false, signal, on
   // observer does not see) is translated again, this many times at most.
   const TRIES = 3;
   const translateBlock = async (block, tries = 1) => {
+    if (stopped) return;
     const html = block.innerHTML;
     const known = units.get(block);
     if (known?.translated === html) return;  // ours already
@@ -179,6 +180,9 @@ export function translateElement(root, translator, { observe = false, signal, on
         doc);
       if (stopped || !block.isConnected) return;
       if (block.innerHTML !== html) {
+        // The page's change is part of the original now.
+        if (known) units.set(block, known);
+        else units.delete(block);
         if (tries < TRIES) return translateBlock(block, tries + 1);
         throw new Error("heed: the block kept changing while it was translated");
       }

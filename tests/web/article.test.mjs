@@ -174,13 +174,17 @@ test("an already aborted signal translates nothing and reports nothing; stop() e
     const counting = { translate: (h, o) => { ++calls; return translator.translate(h, o); } };
     await translateElement(box, counting, { signal: AbortSignal.abort(), onError }).done;
     const untouched = box.textContent;
-    let seen = null;
-    const watching = { translate: (h, o) => { seen = o.signal; return translator.translate(h, o); } };
-    const page = translateElement(box, watching, { onError });
-    page.stop();
+    let seen = null, page = null;
+    const stopping = { translate: (h, o) => {  // stop() while the first block is being translated
+      seen = o.signal;
+      page.stop();
+      ++calls;
+      return translator.translate(h, o);
+    } };
+    page = translateElement(box, stopping, { onError });
     await page.done;
     return { calls, untouched, aborted: seen?.aborted ?? "not called", text: box.textContent, errors };`);
-  assert.equal(out.calls, 0);
+  assert.equal(out.calls, 1, "the block under way when it stopped, and no other");
   assert.equal(out.untouched, "The dog is black.The cat is sleeping.");
   assert.equal(out.aborted, true);
   assert.equal(out.text, "The dog is black.The cat is sleeping.");
@@ -197,16 +201,20 @@ test("a block that changes while it is translated (an attribute, unobserved) is 
       return translator.translate(h, o);
     } };
     const errors = [];
-    await translateElement(box, changing, { onError: (e) => errors.push(String(e)) }).done;
+    const first_ = translateElement(box, changing, { onError: (e) => errors.push(String(e)) });
+    await first_.done;
     const again = box.innerHTML;
+    first_.showOriginal();
+    const original = box.innerHTML;
     const restless = { translate: (h, o) => {
       box.querySelector("a").dataset.n = String(Number(box.querySelector("a").dataset.n ?? 0) + 1);
       return translator.translate(h, o);
     } };
     box.innerHTML = '<p>The dog is <a href="#x">black</a>.</p>';
     await translateElement(box, restless, { onError: (e) => errors.push(String(e)) }).done;
-    return { again, errors, tries: box.querySelector("a").dataset.n, text: box.textContent };`);
+    return { again, original, errors, tries: box.querySelector("a").dataset.n, text: box.textContent };`);
   assert.match(out.again, /class="active"/);
+  assert.equal(out.original, '<p>The dog is <a href="#x" class="active">black</a>.</p>', "the page's change is kept");
   assert.match(out.again, /Hund/);
   assert.equal(out.errors.length, 1);
   assert.match(out.errors[0], /kept changing/);
