@@ -133,8 +133,8 @@ export function checkModel(model) {
 export async function readModel(model, onProgress) {
   checkModel(model);
   if (model instanceof Uint8Array) return model;
-  if (tag(model) === "Uint8Array") return new Uint8Array(model);  // this realm's, for the engine
-  if (tag(model) === "ArrayBuffer") return new Uint8Array(model);
+  // Another realm's bytes as this realm's, for the engine.
+  if (tag(model) === "Uint8Array" || tag(model) === "ArrayBuffer") return new Uint8Array(model);
   if (isNode && !/^https?:/.test(String(model))) {
     const { open } = await nodeImport("node:fs/promises");
     const { constants } = await nodeImport("node:fs");

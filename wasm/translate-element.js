@@ -74,17 +74,16 @@ function unmarked(html, doc) {
 // The block's form fields as the user left them (innerHTML holds only
 // their defaults), to be given back to the same fields after a rewrite.
 const FIELDS = "input, textarea, select";
+const fieldKey = (f) => `${f.nodeName}|${f.type}|${f.name}|${f.id}`;
 function fieldStates(block) {
-  return [...block.querySelectorAll(FIELDS)].map((f) => ({
-    key: `${f.nodeName}|${f.type}|${f.name}|${f.id}`, value: f.value, checked: f.checked,
-  }));
+  return [...block.querySelectorAll(FIELDS)].map((f) => ({ key: fieldKey(f), value: f.value, checked: f.checked }));
 }
 function restoreFields(block, states) {
   const fields = [...block.querySelectorAll(FIELDS)];
   if (fields.length !== states.length) return;
   fields.forEach((f, i) => {
     const s = states[i];
-    if (s.key !== `${f.nodeName}|${f.type}|${f.name}|${f.id}`) return;
+    if (s.key !== fieldKey(f)) return;
     if (f.type === "checkbox" || f.type === "radio") f.checked = s.checked;
     else if (f.type !== "file") f.value = s.value;
   });

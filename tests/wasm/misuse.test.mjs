@@ -15,6 +15,9 @@ const heedJs = join(root, "build/wasm/dist/heed.js");
 const model = join(root, "tests/fixtures/tiny_prenorm.heed");
 const { createTranslator } = await import(heedJs);
 
+// A paragraph of n short sentences: with maxBatch 1, n decoding batches.
+const paragraphOf = (n) => Array.from({ length: n }, (_, i) => `A dog number ${i} runs.`).join(" ");
+
 // Runs `body` (an async function's source, given createTranslator and the
 // model path) in a fresh Node; it must print "done" and Node must exit by
 // itself within the timeout, which a pending worker request would prevent.
@@ -110,9 +113,8 @@ for (const worker of [false, true]) {
   test(`a queued request aborted while it waits rejects at once, not when its turn comes, ${mode}`, async () => {
     const t = await createTranslator({ model, worker });
     try {
-      const paragraph = Array.from({ length: 60 }, (_, i) => `A dog number ${i} runs.`).join(" ");
       let firstDone = false;
-      const first = t.translate(paragraph, { to: "de", maxBatch: 1 }).then(() => { firstDone = true; });
+      const first = t.translate(paragraphOf(60), { to: "de", maxBatch: 1 }).then(() => { firstDone = true; });
       const controller = new AbortController();
       const second = t.translate("A dog.", { to: "de", signal: controller.signal });
       controller.abort();
@@ -156,31 +158,23 @@ for (const worker of [false, true]) {
   });
 }
 
-test("dispose() inside onSentence stops the call at its next step and rejects it as disposed", async () => {
-  const t = await createTranslator({ model, worker: false });
-  const paragraph = Array.from({ length: 40 }, (_, i) => `A dog number ${i} runs.`).join(" ");
-  let seen = 0;
-  await assert.rejects(t.translate(paragraph, { to: "de", maxBatch: 1, onSentence: () => {
-    ++seen;
-    t.dispose();
-  } }), /disposed/);
-  assert.equal(seen, 1, "sentences after the dispose");
-  await assert.rejects(t.translate("A dog.", { to: "de" }), /disposed/);
-  assert.doesNotThrow(() => t.dispose());
-});
-
-test("dispose() after another call inside onSentence still waits for the running call", async () => {
-  const t = await createTranslator({ model, worker: false });
-  const paragraph = Array.from({ length: 40 }, (_, i) => `A dog number ${i} runs.`).join(" ");
-  let seen = 0;
-  await assert.rejects(t.translate(paragraph, { to: "de", maxBatch: 1, onSentence: () => {
-    ++seen;
-    assert.equal(t.info().threads, 1);  // a call of its own on the same engine
-    t.dispose();
-  } }), /disposed/);
-  assert.equal(seen, 1, "sentences decoded after the engine was to be freed");
-  await assert.rejects(t.translate("A dog.", { to: "de" }), /disposed/);
-});
+// With or without a call of its own on the same engine from onSentence
+// (info()) before the dispose().
+for (const nested of [false, true]) {
+  test(`dispose() inside onSentence stops the call at its next step and rejects it as disposed${
+    nested ? ", after another call inside onSentence" : ""}`, async () => {
+    const t = await createTranslator({ model, worker: false });
+    let seen = 0;
+    await assert.rejects(t.translate(paragraphOf(40), { to: "de", maxBatch: 1, onSentence: () => {
+      ++seen;
+      if (nested) assert.equal(t.info().threads, 1);
+      t.dispose();
+    } }), /disposed/);
+    assert.equal(seen, 1, "sentences after the dispose");
+    await assert.rejects(t.translate("A dog.", { to: "de" }), /disposed/);
+    assert.doesNotThrow(() => t.dispose());
+  });
+}
 
 test("a forced prefix the model cannot write exactly is refused", async () => {
   const t = await createTranslator({ model: join(root, "models/heed-en-de-int8.heed"), worker: false });
@@ -231,7 +225,7 @@ const withoutSharedMemory = `const SAB = globalThis.SharedArrayBuffer;
         globalThis.SharedArrayBuffer = SAB;
       }
     };
-    const paragraph = Array.from({ length: 40 }, (_, i) => "A dog number " + i + " runs.").join(" ");
+    const paragraph = ${JSON.stringify(paragraphOf(40))};
     const check = (ok, what) => { if (!ok) throw new Error(what); };`;
 
 test("with a worker restarted on abort, dispose() right after the abort leaves no worker loading the model", () => {

@@ -113,19 +113,19 @@ test("what the page adds while the original is shown is translated when the tran
 const inPage = async (body, arg) => {
   if (!page.url().startsWith(`${address}article.html`)) await page.goto(`${address}article.html`);
   return page.evaluate(async ({ body, arg }) => {
-  const { createTranslatorAPI } = await import("./lib/translator-api.js");
-  const { translateElement } = await import("./lib/translate-element.js");
-  const { Translator } = createTranslatorAPI({ model: "models/heed-en-de-int8.heed" });
-  const translator = await Translator.create({ sourceLanguage: "en", targetLanguage: "de" });
-  const box = document.createElement("div");
-  document.body.append(box);
-  try {
-    return await new Function("translateElement", "translator", "box", "arg", `return (async () => { ${body} })();`)(
-      translateElement, translator, box, arg);
-  } finally {
-    box.remove();
-    translator.destroy();
-  }
+    const { createTranslatorAPI } = await import("./lib/translator-api.js");
+    const { translateElement } = await import("./lib/translate-element.js");
+    const { Translator } = createTranslatorAPI({ model: "models/heed-en-de-int8.heed" });
+    const translator = await Translator.create({ sourceLanguage: "en", targetLanguage: "de" });
+    const box = document.createElement("div");
+    document.body.append(box);
+    try {
+      return await new Function("translateElement", "translator", "box", "arg", `return (async () => { ${body} })();`)(
+        translateElement, translator, box, arg);
+    } finally {
+      box.remove();
+      translator.destroy();
+    }
   }, { body, arg });
 };
 
@@ -134,10 +134,9 @@ test("inside a block, pre, contenteditable and translate=\"NO\" stay as they are
     '<b translate="NO">the park</b> <code translate="yes">ls</code> The cat is sleeping.';
   const out = await inPage(`
     box.innerHTML = arg;
-    const p = box;
     const errors = [];
-    await translateElement(p, translator, { onError: (e) => errors.push(String(e)) }).done;
-    return { html: p.innerHTML, errors };`, html);
+    await translateElement(box, translator, { onError: (e) => errors.push(String(e)) }).done;
+    return { html: box.innerHTML, errors };`, html);
   assert.deepEqual(out.errors, []);
   assert.match(out.html, /<pre class="x">make install<\/pre>/);
   assert.match(out.html, /<span contenteditable="true">the cat<\/span>/);
