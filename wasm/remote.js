@@ -31,6 +31,7 @@ async function spawnWorker(workerUrl) {
   w.unref();
   w.on("message", (data) => w.onmessage?.({ data }));
   w.on("error", (e) => w.onerror?.(e));
+  w.on("exit", (code) => w.onexit?.(code));  // a Web Worker cannot end itself this way
   return w;
 }
 
@@ -73,9 +74,10 @@ class Connection {
       throw new Error("heed: this translator was disposed");
     }
     this.#worker = worker;
-    this.#worker.onmessage = ({ data }) => this.#receive(data);
-    this.#worker.onerror = (e) => this.failAll(new Error(
-      `heed: the worker ${workerUrl ?? "worker.js"} failed: ${e.message ?? "it could not be loaded"}`));
+    const name = workerUrl ?? "worker.js";
+    worker.onmessage = ({ data }) => this.#receive(data);
+    worker.onerror = (e) => this.#lost(worker, `heed: the worker ${name} failed: ${e.message ?? "it could not be loaded"}`);
+    worker.onexit = (code) => this.#lost(worker, `heed: the worker ${name} exited (code ${code})`);
     const bytes = typeof this.#source === "string" || share ? this.#source : this.#source.slice(0);
     this.info = await this.call("create", [bytes, wasmUrl, threads], typeof bytes === "string" ? [] : [bytes]);
   }
@@ -104,17 +106,33 @@ class Connection {
   // again for the next request.
   restart() {
     if (this.#ended || this.starting) return;
-    this.#worker.terminate();
-    this.#worker = null;
+    this.#stop();
     this.failAll(abortError());
     this.#begin();
+  }
+
+  // Ends the worker; what it says after this is not heard.
+  #stop() {
+    this.#worker?.terminate();
+    this.#worker = null;
+  }
+
+  // The worker failed or ended by itself: what it was doing rejects, and
+  // as after a failed restart, the next request starts a new one (a worker
+  // that threw may be in any state, so it is not asked again).
+  #lost(worker, message) {
+    if (worker !== this.#worker) return;  // one this connection already ended
+    const error = new Error(message);
+    this.#stop();
+    if (!this.#ended && this.info) this.#failed = error;
+    this.failAll(error);
   }
 
   // Starts a worker in the background; requests wait for it (ready()).
   #begin() {
     this.#failed = null;
     this.starting = this.start().then(() => { this.starting = null; }, (e) => {
-      this.#worker?.terminate();
+      this.#stop();
       this.starting = null;
       this.#failed = e;
     });
@@ -137,7 +155,7 @@ class Connection {
 
   end(error) {
     this.#ended = true;
-    this.#worker?.terminate();
+    this.#stop();
     this.failAll(error);
   }
 

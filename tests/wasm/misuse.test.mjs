@@ -296,6 +296,22 @@ test("with a worker restarted on abort, a restart that fails is said, and tried 
   }
 });
 
+test("a worker that fails or ends by itself rejects its request, and the next request gets a new one", async () => {
+  const workerUrl = join(root, "tests/wasm/dying-worker.mjs");
+  const t = await createTranslator({ model, worker: true, workerUrl });
+  try {
+    const want = (await t.translate("A dog.", { to: "de" })).text;
+    for (const [text, said] of [["crash", /worker .*dying-worker\.mjs failed: lost/],
+                                ["exit", /worker .*dying-worker\.mjs exited \(code 7\)/]]) {
+      await assert.rejects(t.translate(text, { to: "de" }), said);
+      assert.equal((await t.translate("A dog.", { to: "de" })).text, want);
+      assert.equal((await t.split("A dog. A cat.")).filter((s) => s.sentence).length, 2);
+    }
+  } finally {
+    t.dispose();
+  }
+});
+
 test("the development server answers a malformed URL with 400 and keeps serving", async () => {
   const server = fork(join(root, "scripts/serve.mjs"), ["--port", "0"], { silent: true });
   try {

@@ -1,0 +1,15 @@
+// worker.js, ending itself when asked to translate "crash" (an exception
+// outside any request) or "exit" (the thread ends), as a worker lost to a
+// bug in the engine or the browser would; other requests it serves as is.
+import { parentPort } from "node:worker_threads";
+import "../../build/wasm/dist/worker.js";
+
+parentPort.addEventListener("message", (event) => {
+  const { op, args } = event.data;
+  if (op !== "translate" || !["crash", "exit"].includes(args[0])) return;
+  event.stopImmediatePropagation();  // worker.js never answers it
+  if (args[0] === "exit") process.exit(7);
+  setTimeout(() => {
+    throw new Error("lost");
+  });
+});
