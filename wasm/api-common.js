@@ -130,15 +130,24 @@ export function checkQuota(text) {
 // ---- signals ----
 
 // A signal that aborts when any of them does (AbortSignal.any, Node 20.3+
-// and current browsers; by hand before).
+// and current browsers; by hand before), and release(), to call once it is
+// no longer needed: by hand, the listeners it put on long-lived signals
+// (destroy()'s, the caller's) would otherwise pile up, one per call.
 export function anySignal(signals) {
-  if (AbortSignal.any) return AbortSignal.any(signals);
+  if (AbortSignal.any) return { signal: AbortSignal.any(signals), release() {} };
   const controller = new AbortController();
+  const hooks = [];
   for (const s of signals) {
-    if (s.aborted) controller.abort(s.reason);
-    else s.addEventListener("abort", () => controller.abort(s.reason), { once: true });
+    if (s.aborted) {
+      controller.abort(s.reason);
+      break;
+    }
+    const hook = () => controller.abort(s.reason);
+    s.addEventListener("abort", hook, { once: true });
+    hooks.push([s, hook]);
   }
-  return controller.signal;
+  const release = () => hooks.forEach(([s, hook]) => s.removeEventListener("abort", hook));
+  return { signal: controller.signal, release };
 }
 
 // work()'s result, unless the signal aborts first: then the call rejects at
@@ -172,20 +181,20 @@ function destroyable(what) {
     // A method's arguments (input, options), as WebIDL converts them: the
     // input, required and a string, and the call's signal, its own and
     // destroy()'s (a new one for each call, so that pending calls do not
-    // pile listeners on destroy()'s).
+    // pile listeners on destroy()'s), and release(), for when the call ends.
     call(args) {
       if (args.length === 0) throw new TypeError("heed: the input text is required");
       const [input, options] = args;
       const own = readSignal(readDictionary(options));
-      const signal = anySignal(own ? [controller.signal, own] : [controller.signal]);
-      return { text: domString(input), signal };
+      const text = domString(input);
+      return { text, ...anySignal(own ? [controller.signal, own] : [controller.signal]) };
     },
   };
 }
 
 // measureInputUsage(): the input's UTF-8 bytes, as the quota counts them.
-export function measureInputUsage({ text, signal }) {
-  return untilAborted(signal, () => utf8Bytes(text));
+export function measureInputUsage({ text, signal, release }) {
+  return untilAborted(signal, () => utf8Bytes(text)).finally(release);
 }
 
 // ---- the model and its download ----

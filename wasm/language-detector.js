@@ -100,13 +100,13 @@ export function defineLanguageDetector(holder) {
     // langid.js's detectLanguages(): the model's languages by confidence,
     // "und" last. It runs in a task of its own, after the caller's code.
     async detect(input, options = {}) {
-      const { text, signal } = this.#life.call(arguments);
+      const { text, signal, release } = this.#life.call(arguments);
       return untilAborted(signal, async () => {
         await nextTask();
         if (signal.aborted) return null;  // already rejected with the reason
         checkQuota(text);
         return detectLanguages(this.#model, text);
-      });
+      }).finally(release);
     }
 
     async measureInputUsage(input, options = {}) {

@@ -170,24 +170,39 @@ function defineTranslator(holder) {
     }
 
     async translate(input, options = {}) {
-      const { text, signal } = this.#life.call(arguments);
-      const html = readHtml(options);
-      return untilAborted(signal, () => this.#translate(text, signal, html));
+      const { text, signal, release } = this.#life.call(arguments);
+      try {
+        const html = readHtml(options);
+        return await untilAborted(signal, () => this.#translate(text, signal, html));
+      } finally {
+        release();
+      }
     }
 
     // Chunks that join to translate()'s text, each sentence as heed
     // finishes it.
     translateStreaming(input, options = {}) {
-      const { text, signal } = this.#life.call(arguments);
-      const html = readHtml(options);
-      if (signal.aborted) throw signal.reason;
+      const { text, signal, release } = this.#life.call(arguments);
+      let html;
+      try {
+        html = readHtml(options);
+        if (signal.aborted) throw signal.reason;
+      } catch (e) {
+        release();
+        throw e;
+      }
       const cancelled = new AbortController();
       const live = () => !cancelled.signal.aborted;
       return new ReadableStream({
         start: (controller) => {
           const emit = (chunk) => chunk && live() && controller.enqueue(chunk);
-          untilAborted(signal, () => this.#stream(text, anySignal([signal, cancelled.signal]), emit, html))
-            .then(() => live() && controller.close(), (e) => live() && controller.error(e));
+          const either = anySignal([signal, cancelled.signal]);
+          untilAborted(signal, () => this.#stream(text, either.signal, emit, html))
+            .then(() => live() && controller.close(), (e) => live() && controller.error(e))
+            .finally(() => {
+              either.release();
+              release();
+            });
         },
         cancel: () => cancelled.abort(),
       });

@@ -531,6 +531,37 @@ test("LanguageDetector: an aborted call rejects with the signal's reason; the de
   }
 });
 
+test("without AbortSignal.any, calls combine their signals by hand, abort as with it, and leave no listener behind", async () => {
+  const { getEventListeners } = await import("node:events");
+  const any = Object.getOwnPropertyDescriptor(AbortSignal, "any");
+  delete AbortSignal.any;  // as in browsers and Node releases before it
+  try {
+    const want = await expected("A dog runs.", "de");
+    const caller = new AbortController();
+    const { signal } = caller;
+    for (let i = 0; i < 5; ++i) {
+      assert.equal(await enDe.translate("A dog runs.", { signal }), want);
+      assert.equal((await read(enDe.translateStreaming("A dog runs.", { signal }))).join(""), want);
+      assert.equal(await enDe.measureInputUsage("A dog runs.", { signal }), 11);
+      assert.deepEqual(await detector.detect("hello", { signal }), detectLanguages(langidModel, "hello"));
+    }
+    await assert.rejects(enDe.translate("A dog runs.", { signal, html: 3 }), TypeError);
+    assert.throws(() => enDe.translateStreaming("A dog runs.", { signal, html: 3 }), TypeError);
+    assert.equal(getEventListeners(signal, "abort").length, 0, "each call took its listeners away");
+    const reason = new Error("mine");
+    const calls = [enDe.translate("A dog runs.", { signal }), read(enDe.translateStreaming("A dog runs.", { signal })),
+                   detector.detect("hello", { signal })];
+    caller.abort(reason);
+    for (const call of calls) await assert.rejects(call, (e) => e === reason);
+    const doomed = await Translator.create({ sourceLanguage: "en", targetLanguage: "de" });
+    const pending = doomed.translate("A dog runs.");
+    doomed.destroy();
+    await assert.rejects(pending, isDom("AbortError"));
+  } finally {
+    Object.defineProperty(AbortSignal, "any", any);
+  }
+});
+
 test("LanguageDetector: destroy() aborts pending and later calls; so does create()'s signal", async () => {
   const doomed = await LanguageDetector.create();
   const pending = [doomed.detect("hello"), doomed.measureInputUsage("hello")];
