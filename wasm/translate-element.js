@@ -41,11 +41,14 @@ function skipped(element, root) {
 // What a block sends: its HTML with every element inside that must stay
 // as it is marked translate="no" (heed's HTML mode keeps such elements
 // whole, byte for byte), the marks only on a copy. MARK holds the
-// element's own translate attribute, if any, after a "=".
+// element's own translate attribute, if any, after a "="; "+" marks a
+// span of our own around text already translated (`written`: text node ->
+// what was written), which the page left as it was while it edited the
+// block around it.
 const MARK = "data-heed-kept";
-function markedHtml(block) {
+function markedHtml(block, written) {
   const copy = block.cloneNode(true);
-  let marked = false;
+  let marked = wrapWritten(block, copy, written);
   for (const e of copy.querySelectorAll("*")) {
     const own = e.getAttribute("translate");
     if (kept(e) && own?.toLowerCase() !== "no" && !e.closest(`[${MARK}]`)) {
@@ -57,6 +60,30 @@ function markedHtml(block) {
   return marked ? copy.innerHTML : block.innerHTML;
 }
 
+// In `copy`, block's text still as translated is wrapped to be kept, when
+// the block also holds text of the page's: that is all the model sees.
+function wrapWritten(block, copy, written) {
+  const texts = textNodes(block);
+  const ours = texts.map((t) => written.get(t) === t.data);
+  if (!ours.includes(true) || !texts.some((t, i) => !ours[i] && t.data.trim())) return false;
+  textNodes(copy).forEach((t, i) => {
+    if (!ours[i] || !t.data.trim()) return;
+    const span = copy.ownerDocument.createElement("span");
+    span.setAttribute(MARK, "+");
+    span.setAttribute("translate", "no");
+    t.replaceWith(span);
+    span.append(t);
+  });
+  return true;
+}
+
+function textNodes(node) {
+  const walker = node.ownerDocument.createTreeWalker(node, 4 /* NodeFilter.SHOW_TEXT */);
+  const all = [];
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) all.push(t);
+  return all;
+}
+
 // The translation with the marks taken out again.
 function unmarked(html, doc) {
   if (!html.includes(MARK)) return html;
@@ -65,7 +92,8 @@ function unmarked(html, doc) {
   for (const e of t.content.querySelectorAll(`[${MARK}]`)) {
     const own = e.getAttribute(MARK);
     e.removeAttribute(MARK);
-    if (own.startsWith("=")) e.setAttribute("translate", own.slice(1));
+    if (own === "+") e.replaceWith(...e.childNodes);
+    else if (own.startsWith("=")) e.setAttribute("translate", own.slice(1));
     else e.removeAttribute("translate");
   }
   return t.innerHTML;
@@ -135,6 +163,7 @@ export function translateElement(root, translator, { observe = false, signal, on
   if (typeof translator?.translate !== "function") throw new TypeError("heed: translateElement needs a translator");
   const units = new Map();  // block -> { original, translated }: its HTML as the page has it
   const changed = [];        // nodes the page changed while the original was shown
+  const written = new WeakMap();  // text node -> its text, as a translation wrote it
   let showing = "translation", applying = false, observer = null, stopped = false;
   let pending = Promise.resolve();
   const stopping = new AbortController();  // stop(): the translations under way end too
@@ -162,6 +191,13 @@ export function translateElement(root, translator, { observe = false, signal, on
     }
   };
 
+  // Writes a block's translation, remembering its text nodes: the page may
+  // edit the block later, and only its own text is sent again.
+  const showIn = (block, translated) => {
+    rewrite(block, translated);
+    for (const t of textNodes(block)) written.set(t, t.data);
+  };
+
   // A block that changes while it is translated (an attribute, text the
   // observer does not see) is translated again, this many times at most.
   const TRIES = 3;
@@ -175,8 +211,8 @@ export function translateElement(root, translator, { observe = false, signal, on
     const original = known?.original ?? html;
     units.set(block, { original, translated: undefined });
     try {
-      const translated = unmarked(await translator.translate(markedHtml(block), { html: true, signal: stopping.signal }),
-        doc);
+      const sent = markedHtml(block, written);
+      const translated = unmarked(await translator.translate(sent, { html: true, signal: stopping.signal }), doc);
       if (stopped || !block.isConnected) return;
       if (block.innerHTML !== html) {
         // The page's change is part of the original now.
@@ -187,7 +223,7 @@ export function translateElement(root, translator, { observe = false, signal, on
       }
       let shown = translated;
       if (showing === "translation") {
-        apply(() => rewrite(block, translated));
+        apply(() => showIn(block, translated));
         shown = block.innerHTML;  // as the browser serialises it
       }
       units.set(block, { original, translated: shown });
@@ -217,7 +253,9 @@ export function translateElement(root, translator, { observe = false, signal, on
     showing = which;
     apply(() => {
       for (const [block, u] of units) {
-        if (u.translated !== undefined) rewrite(block, which === "original" ? u.original : u.translated);
+        if (u.translated === undefined) continue;
+        if (which === "original") rewrite(block, u.original);
+        else showIn(block, u.translated);
       }
     });
     if (redo.length) controller.done = run(redo);

@@ -2,7 +2,8 @@
 // Chromium: translateElement on heed's Translator API translates each block
 // of the article as the native build's HTML mode does, keeps links and
 // emphasis, leaves translate="no" alone, shows the original and the
-// translation in turn, and translates a paragraph added later.
+// translation in turn, translates a paragraph added later, and of a block
+// the page edits after its translation, only the page's new words.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, fork } from "node:child_process";
@@ -219,4 +220,44 @@ test("a block that changes while it is translated (an attribute, unobserved) is 
   assert.match(out.errors[0], /kept changing/);
   assert.equal(out.tries, "3");
   assert.equal(out.text, "The dog is black.");
+});
+
+test("text the page writes into a translated block is translated, and the block's translated words are not sent again", async () => {
+  const out = await inPage(`
+    box.innerHTML = '<p>Today you have <span id="n">three new messages</span> from your friends.</p>';
+    const sent = [];
+    const recording = { translate: (h, o) => {
+      sent.push(h);
+      return translator.translate(h, o);
+    } };
+    const errors = [];
+    const page = translateElement(box, recording, { observe: true, onError: (e) => errors.push(String(e)) });
+    await page.done;
+    const first = box.innerHTML;
+    const settle = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));  // the observer's records
+      await page.done;
+    };
+    box.querySelector("#n").textContent = "four new messages";  // new nodes
+    await settle();
+    const replaced = box.innerHTML;
+    box.querySelector("#n").firstChild.data = "five old letters";  // a node's text
+    await settle();
+    page.stop();
+    const outside = (html) => html.replace(/<span id="n">.*<\\/span>/, "");
+    return { sent, first, replaced, last: box.innerHTML, errors, outside: [first, replaced, box.innerHTML].map(outside),
+             span: box.querySelector("#n").textContent };`);
+  assert.deepEqual(out.errors, []);
+  assert.equal(out.sent.length, 3);
+  assert.equal(out.sent[0], '<p>Today you have <span id="n">three new messages</span> from your friends.</p>'.slice(3, -4));
+  for (const [i, words] of [[1, "four new messages"], [2, "five old letters"]]) {
+    const own = out.sent[i].replace(/<span data-heed-kept="\+" translate="no">[^<]*<\/span>/g, "");
+    assert.equal(own, `<span id="n">${words}</span>`, `only the page's text goes to the model: ${out.sent[i]}`);
+  }
+  assert.match(out.first, /Freunde/);
+  assert.doesNotMatch(out.last, /data-heed-kept|translate=/);
+  assert.equal(out.outside[1], out.outside[0], "the translated words stay as they were");
+  assert.equal(out.outside[2], out.outside[0]);
+  assert.doesNotMatch(out.replaced, /four new messages/);
+  assert.doesNotMatch(out.span, /five old letters/);
 });
