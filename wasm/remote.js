@@ -31,7 +31,7 @@ async function spawnWorker(workerUrl) {
   w.unref();
   w.on("message", (data) => w.onmessage?.({ data }));
   w.on("error", (e) => w.onerror?.(e));
-  w.on("exit", (code) => w.onexit?.(code));  // a Web Worker cannot end itself this way
+  w.on("exit", (code) => w.onexit?.(code));  // a Web Worker has no such event (worker.js never closes itself)
   return w;
 }
 

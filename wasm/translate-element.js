@@ -42,13 +42,11 @@ function skipped(element, root) {
 // as it is marked translate="no" (heed's HTML mode keeps such elements
 // whole, byte for byte), the marks only on a copy. MARK holds the
 // element's own translate attribute, if any, after a "="; "+" marks a
-// span of our own around text already translated (`written`: text node ->
-// what was written), which the page left as it was while it edited the
-// block around it.
+// span of our own around a text node in `ours` (see alreadyWritten).
 const MARK = "data-heed-kept";
-function markedHtml(block, written) {
+function markedHtml(block, ours) {
   const copy = block.cloneNode(true);
-  let marked = wrapWritten(block, copy, written);
+  let marked = wrapOurs(block, copy, ours);
   for (const e of copy.querySelectorAll("*")) {
     const own = e.getAttribute("translate");
     if (kept(e) && own?.toLowerCase() !== "no" && !e.closest(`[${MARK}]`)) {
@@ -60,19 +58,28 @@ function markedHtml(block, written) {
   return marked ? copy.innerHTML : block.innerHTML;
 }
 
-// In `copy`, block's text still as translated is wrapped to be kept, when
-// the block also holds text of the page's: that is all the model sees.
-function wrapWritten(block, copy, written) {
-  const texts = textNodes(block);
-  const ours = texts.map((t) => written.get(t) === t.data);
-  if (!ours.includes(true) || !texts.some((t, i) => !ours[i] && t.data.trim())) return false;
-  textNodes(copy).forEach((t, i) => {
-    if (!ours[i] || !t.data.trim()) return;
+// The block's translatable text nodes that still hold what a translation
+// wrote (`written`: text node -> what was written), after the page edited
+// the block around them: sent kept, so that the model sees only the
+// page's words. null when there are no such words (the page only moved
+// translated text): nothing to send.
+function alreadyWritten(block, written) {
+  const texts = textNodes(block).filter((t) => t.data.trim() && !skipped(t.parentElement, block));
+  const ours = texts.filter((t) => written.get(t) === t.data);
+  return texts.length && ours.length === texts.length ? null : new Set(ours);
+}
+
+// In `copy` (block's clone), the text nodes of `ours` wrapped to be kept.
+function wrapOurs(block, copy, ours) {
+  if (!ours.size) return false;
+  const copies = textNodes(copy);
+  textNodes(block).forEach((t, i) => {
+    if (!ours.has(t)) return;
     const span = copy.ownerDocument.createElement("span");
     span.setAttribute(MARK, "+");
     span.setAttribute("translate", "no");
-    t.replaceWith(span);
-    span.append(t);
+    copies[i].replaceWith(span);
+    span.append(copies[i]);
   });
   return true;
 }
@@ -209,9 +216,14 @@ export function translateElement(root, translator, { observe = false, signal, on
     // The original stays the first one seen: a block changed after its
     // translation was shown holds translated text beside the new.
     const original = known?.original ?? html;
+    const ours = alreadyWritten(block, written);
+    if (!ours) {  // translated text moved about: still the translation
+      units.set(block, { original, translated: html });
+      return;
+    }
     units.set(block, { original, translated: undefined });
     try {
-      const sent = markedHtml(block, written);
+      const sent = markedHtml(block, ours);
       const translated = unmarked(await translator.translate(sent, { html: true, signal: stopping.signal }), doc);
       if (stopped || !block.isConnected) return;
       if (block.innerHTML !== html) {

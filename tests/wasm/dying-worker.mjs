@@ -7,7 +7,9 @@ import "../../build/wasm/dist/worker.js";
 parentPort.addEventListener("message", (event) => {
   const { op, args } = event.data;
   if (op !== "translate" || !["crash", "exit"].includes(args[0])) return;
-  event.stopImmediatePropagation();  // worker.js never answers it
+  // worker.js never answers it: its listener comes after this one, once
+  // its dynamic import of worker_threads resolves.
+  event.stopImmediatePropagation();
   if (args[0] === "exit") process.exit(7);
   setTimeout(() => {
     throw new Error("lost");

@@ -224,7 +224,8 @@ test("a block that changes while it is translated (an attribute, unobserved) is 
 
 test("text the page writes into a translated block is translated, and the block's translated words are not sent again", async () => {
   const out = await inPage(`
-    box.innerHTML = '<p>Today you have <span id="n">three new messages</span> from your friends.</p>';
+    box.innerHTML = '<p>Today you have <span id="n">three new messages</span> from your friends.' +
+      '<svg><title>Close</title></svg><style>b > i { color: red }</style></p>';
     const sent = [];
     const recording = { translate: (h, o) => {
       sent.push(h);
@@ -243,21 +244,31 @@ test("text the page writes into a translated block is translated, and the block'
     const replaced = box.innerHTML;
     box.querySelector("#n").firstChild.data = "five old letters";  // a node's text
     await settle();
+    const last = box.innerHTML;
+    const p = box.querySelector("p");
+    p.append(p.firstChild);  // translated text moved: nothing new to send
+    await settle();
+    const moved = box.innerHTML;
     page.stop();
     const outside = (html) => html.replace(/<span id="n">.*<\\/span>/, "");
-    return { sent, first, replaced, last: box.innerHTML, errors, outside: [first, replaced, box.innerHTML].map(outside),
+    return { sent, first, replaced, last, moved, errors, outside: [first, replaced, last].map(outside),
              span: box.querySelector("#n").textContent };`);
   assert.deepEqual(out.errors, []);
-  assert.equal(out.sent.length, 3);
-  assert.equal(out.sent[0], '<p>Today you have <span id="n">three new messages</span> from your friends.</p>'.slice(3, -4));
+  assert.equal(out.sent.length, 3, "the move sent nothing");
+  assert.match(out.sent[0], /^Today you have <span id="n">three new messages<\/span> from your friends\./);
   for (const [i, words] of [[1, "four new messages"], [2, "five old letters"]]) {
-    const own = out.sent[i].replace(/<span data-heed-kept="\+" translate="no">[^<]*<\/span>/g, "");
+    const own = out.sent[i].replace(/<span data-heed-kept="\+" translate="no">[^<]*<\/span>/g, "")
+      .replace(/<svg.*<\/style>/, "");
     assert.equal(own, `<span id="n">${words}</span>`, `only the page's text goes to the model: ${out.sent[i]}`);
   }
   assert.match(out.first, /Freunde/);
-  assert.doesNotMatch(out.last, /data-heed-kept|translate=/);
+  for (const html of [out.replaced, out.last, out.moved]) {
+    assert.doesNotMatch(html, /data-heed-kept|translate=/);
+    assert.match(html, /<svg><title>Close<\/title><\/svg><style>b > i \{ color: red \}<\/style>/, "kept as it was");
+  }
   assert.equal(out.outside[1], out.outside[0], "the translated words stay as they were");
   assert.equal(out.outside[2], out.outside[0]);
   assert.doesNotMatch(out.replaced, /four new messages/);
   assert.doesNotMatch(out.span, /five old letters/);
+  assert.notEqual(out.moved, out.last);
 });
