@@ -8,6 +8,12 @@
 #             --minutes 8 --note "H200, 8 minutes"
 # The run warm-starts from the shipped model with its vocabulary and sizes.
 # Try `train 0.5` first: a tiny run proves the path before the real one.
+#   there:  bash models/recipe/gpu.sh scratch 9 "$OUT"
+# trains instead a wider model from scratch on the same examples and
+# vocabulary, in the shape of Bergamot's students: a deep encoder and a
+# shallow decoder (6 + 2 layers, d_model 256, d_ff 1536: 11.0 M
+# parameters, a 22 MB file at F16, within the 25 MB a file may have), with
+# Marian's conventions; dev.py then judges it against the shipped model.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 work=models/work/gpu
@@ -32,7 +38,19 @@ PY
       --warm-start models/heed-en-de.heed --out "$out/candidate.heed" \
       --minutes "$minutes" --batch-tokens 24000 --lr 7e-4 --warmup 200 \
       --checkpoint-minutes 100 2>&1 | tee "$out/train.log" ;;
+  scratch)
+    minutes="${2:?minutes}"
+    out="${3:?output folder}"
+    # Its own folder: a checkpoint of the warm-started run must not resume here.
+    mkdir -p "$work/scratch"
+    ln -sf ../examples.npz ../spm.model "$work/scratch/"
+    PYTHONUNBUFFERED=1 timeout "$(python3 -c "print(int($minutes * 60 + 120))")" \
+      python3 models/recipe/train.py --work "$work/scratch" --device cuda \
+      --marian-conventions --encoder-layers 6 --decoder-layers 2 \
+      --d-ff 1536 --out "$out/candidate.heed" --minutes "$minutes" \
+      --batch-tokens 24000 --lr 7e-4 --warmup 2000 \
+      --checkpoint-minutes 2 2>&1 | tee "$out/train.log" ;;
   *)
-    echo "usage: gpu.sh prepare | train MINUTES OUT" >&2
+    echo "usage: gpu.sh prepare | train MINUTES OUT | scratch MINUTES OUT" >&2
     exit 2 ;;
 esac

@@ -62,6 +62,10 @@ def parse_args():
     p.add_argument("--checkpoint-minutes", type=float, default=5.0)
     p.add_argument("--warm-start", default=None,
                    help="a heed model file to continue training from")
+    p.add_argument("--marian-conventions", action="store_true",
+                   help="from scratch: Marian's positions (sines, then "
+                   "cosines) and decoder start (zeros), as the shipped "
+                   "model has, so that Marian and Bergamot run it as it is")
     p.add_argument("--threads", type=int, default=os.cpu_count())
     p.add_argument("--data-seed", type=int, default=0,
                    help="batch order seed; a new run on top of an old one "
@@ -283,6 +287,8 @@ def main():
         for key in ("positions", "decoder_start"):
             if key in stored_config:
                 config[key] = stored_config[key]
+    elif args.marian_conventions:
+        config.update(positions="halves", decoder_start="zeros")
     model = Transformer(config, dropout=args.dropout).to(args.device)
     pad, bos = model.config["pad_id"], model.config["bos_id"]
     opt = torch.optim.Adam(model.parameters(), lr=args.lr, betas=(0.9, 0.98),
