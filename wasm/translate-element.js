@@ -46,7 +46,7 @@ function skipped(element, root) {
 const MARK = "data-heed-kept";
 function markedHtml(block, ours) {
   const copy = block.cloneNode(true);
-  let marked = wrapOurs(block, copy, ours);
+  let marked = wrapOurs(copy, ours);
   for (const e of copy.querySelectorAll("*")) {
     const own = e.getAttribute("translate");
     if (kept(e) && own?.toLowerCase() !== "no" && !e.closest(`[${MARK}]`)) {
@@ -60,30 +60,31 @@ function markedHtml(block, ours) {
 
 // The block's translatable text nodes that still hold what a translation
 // wrote (`written`: text node -> what was written), after the page edited
-// the block around them: sent kept, so that the model sees only the
-// page's words. null when there are no such words (the page only moved
-// translated text): nothing to send.
+// the block around them, by their index in textNodes(block): sent kept, so
+// that the model sees only the page's words. null when there are no such
+// words (the page only moved translated text): nothing to send.
 function alreadyWritten(block, written) {
-  const texts = textNodes(block).filter((t) => t.data.trim() && !skipped(t.parentElement, block));
-  const ours = texts.filter((t) => written.get(t) === t.data);
-  return texts.length && ours.length === texts.length ? null : new Set(ours);
+  const texts = textNodes(block).map((t, i) => [t, i])
+    .filter(([t]) => t.data.trim() && !skipped(t.parentElement, block));
+  const ours = texts.filter(([t]) => written.get(t) === t.data).map(([, i]) => i);
+  return texts.length && ours.length === texts.length ? null : ours;
 }
 
-// In `copy` (block's clone), the text nodes of `ours` wrapped to be kept.
-function wrapOurs(block, copy, ours) {
-  if (!ours.size) return false;
+// In `copy` (the block's clone), the text nodes at the indices `ours`
+// wrapped to be kept.
+function wrapOurs(copy, ours) {
   const copies = textNodes(copy);
-  textNodes(block).forEach((t, i) => {
-    if (!ours.has(t)) return;
+  for (const i of ours) {
     const span = copy.ownerDocument.createElement("span");
     span.setAttribute(MARK, "+");
     span.setAttribute("translate", "no");
     copies[i].replaceWith(span);
     span.append(copies[i]);
-  });
-  return true;
+  }
+  return ours.length > 0;
 }
 
+// The text nodes under `node`, in document order (not node itself).
 function textNodes(node) {
   const walker = node.ownerDocument.createTreeWalker(node, 4 /* NodeFilter.SHOW_TEXT */);
   const all = [];
@@ -143,15 +144,11 @@ function blockOf(node, root) {
 // inside another: the outer one's HTML holds the inner one's.
 function blocksIn(node, root) {
   const found = new Set();
-  const doc = root.ownerDocument;
-  const walker = doc.createTreeWalker(node, 4 /* NodeFilter.SHOW_TEXT */);
-  const visit = (text) => {
-    if (!text.data.trim()) return;
+  for (const text of node.nodeType === 3 ? [node] : textNodes(node)) {
+    if (!text.data.trim()) continue;
     const block = blockOf(text, root);
     if (block && !skipped(text.parentElement, root)) found.add(block);
-  };
-  if (node.nodeType === 3) visit(node);
-  for (let t = walker.nextNode(); t; t = walker.nextNode()) visit(t);
+  }
   const inner = (b) => {
     for (let e = b.parentElement; e && e !== root.parentNode; e = e.parentElement) if (found.has(e)) return true;
     return false;
