@@ -17,6 +17,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 work=models/work/gpu
+# train.py on the GPU under a hard limit of MINUTES (+2 for the export),
+# the candidate and its log written to OUT:
+#   gpu_train MINUTES OUT WORK [train.py flags]
+# Larger batches suit the GPU; the peak rate rises with them.
+gpu_train() {
+  local minutes="$1" out="$2" folder="$3"
+  shift 3
+  python3 - <<'PY'
+import torch
+print("cuda", torch.__version__, torch.cuda.is_available(),
+      torch.cuda.get_device_name(0) if torch.cuda.is_available() else "")
+PY
+  PYTHONUNBUFFERED=1 timeout "$(python3 -c "print(int($minutes * 60 + 120))")" \
+    python3 models/recipe/train.py --work "$folder" --device cuda \
+    --out "$out/candidate.heed" --minutes "$minutes" \
+    --batch-tokens 24000 --lr 7e-4 "$@" 2>&1 | tee "$out/train.log"
+}
 case "${1:-}" in
   prepare)
     mkdir -p "$work"
@@ -25,31 +42,16 @@ case "${1:-}" in
       --warm-start models/heed-en-de.heed --encode-only
     ls -la "$work" ;;
   train)
-    minutes="${2:?minutes}"
-    out="${3:?output folder}"
-    python3 - <<'PY'
-import torch
-print("cuda", torch.__version__, torch.cuda.is_available(),
-      torch.cuda.get_device_name(0) if torch.cuda.is_available() else "")
-PY
-    # Larger batches suit the GPU; the peak rate rises with them.
-    PYTHONUNBUFFERED=1 timeout "$(python3 -c "print(int($minutes * 60 + 120))")" \
-      python3 models/recipe/train.py --work "$work" --device cuda \
-      --warm-start models/heed-en-de.heed --out "$out/candidate.heed" \
-      --minutes "$minutes" --batch-tokens 24000 --lr 7e-4 --warmup 200 \
-      --checkpoint-minutes 100 2>&1 | tee "$out/train.log" ;;
+    gpu_train "${2:?minutes}" "${3:?output folder}" "$work" \
+      --warm-start models/heed-en-de.heed --warmup 200 \
+      --checkpoint-minutes 100 ;;
   scratch)
-    minutes="${2:?minutes}"
-    out="${3:?output folder}"
     # Its own folder: a checkpoint of the warm-started run must not resume here.
     mkdir -p "$work/scratch"
     ln -sf ../examples.npz ../spm.model "$work/scratch/"
-    PYTHONUNBUFFERED=1 timeout "$(python3 -c "print(int($minutes * 60 + 120))")" \
-      python3 models/recipe/train.py --work "$work/scratch" --device cuda \
+    gpu_train "${2:?minutes}" "${3:?output folder}" "$work/scratch" \
       --marian-conventions --encoder-layers 6 --decoder-layers 2 \
-      --d-ff 1536 --out "$out/candidate.heed" --minutes "$minutes" \
-      --batch-tokens 24000 --lr 7e-4 --warmup 2000 \
-      --checkpoint-minutes 2 2>&1 | tee "$out/train.log" ;;
+      --d-ff 1536 --warmup 2000 --checkpoint-minutes 2 ;;
   *)
     echo "usage: gpu.sh prepare | train MINUTES OUT | scratch MINUTES OUT" >&2
     exit 2 ;;
