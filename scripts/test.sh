@@ -38,6 +38,9 @@ python3 -m unittest tests/everyday_test.py
 echo "== HTML mode: well-formed, no tag of its own, tags on the aligned words"
 python3 -m unittest tests/html_test.py
 
+echo "== training text: Debian's bilingual manuals paired block by block"
+python3 -m unittest tests/manuals_test.py
+
 echo "== Marian models in and out: round trip, conventions, hostile files"
 /usr/bin/python3 -m unittest tests/marian_test.py
 

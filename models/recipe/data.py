@@ -125,12 +125,14 @@ def training_sources(ding_words=30000, repeats=None):
     import catalogs
     import ddtp
     import helpdocs
+    import manuals
     import wmt
     sources["wmt"] = (wmt.pairs(), 1)
     sources["ddtp"] = (ddtp.pairs(), 1)
     sources["stories"] = (catalogs.stories(), 1)
     sources["catalogs"] = (catalogs.software(), 1)
     sources["helpdocs"] = (helpdocs.pairs(), 1)
+    sources["manuals"] = (manuals.pairs(), 1)
     for name, times in (repeats or {}).items():
         if name not in sources:
             raise ValueError(f"unknown source {name!r}: {sorted(sources)}")
