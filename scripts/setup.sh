@@ -18,7 +18,7 @@ command -v node >/dev/null || packages+=(nodejs)
 command -v npm >/dev/null || packages+=(npm)
 if [[ "${1:-}" == "--recipe" ]]; then  # training and reference fixtures
   packages+=(python3-numpy python3-sentencepiece
-             libopenblas0-pthread
+             libopenblas0-pthread libtcmalloc-minimal4
              trans-de-en)
 fi
 

@@ -29,6 +29,7 @@ runs=$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1
   models/eval/curve.json 2>/dev/null || echo 0)
 bash scripts/setup.sh --recipe
 bash scripts/build.sh release
+source models/recipe/malloc.sh
 /usr/bin/python3 models/recipe/train.py --work "$run" \
   --out "$run/candidate.heed" --warm-start models/heed-en-de.heed \
   --lr 5e-4 --warmup 200 --minutes "$minutes" --data-seed "$runs" \

@@ -7,5 +7,5 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/setup.sh --recipe
 bash scripts/build.sh release
-/usr/bin/python3 models/recipe/train.py "$@"
+(source models/recipe/malloc.sh && /usr/bin/python3 models/recipe/train.py "$@")
 /usr/bin/python3 models/recipe/evaluate.py --model models/heed-en-de.heed
