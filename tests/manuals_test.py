@@ -57,8 +57,8 @@ class PairedTest(unittest.TestCase):
         german = {"a": ["Speichern", "GNU Image Manipulation Program",
                         "Abbildung 8.21. Example for the layer mode",
                         "Die Ebene ist verborgen."]}
-        self.assertEqual(manuals.paired(english, german),
-                         [("The layer is hidden.", "Die Ebene ist verborgen.")])
+        self.assertEqual(manuals.paired(english, german), [
+            ("The layer is hidden.", "Die Ebene ist verborgen.")])
 
     def test_untranslated_needs_several_english_words(self):
         self.assertFalse(manuals.untranslated("Die Datei the.conf öffnen."))

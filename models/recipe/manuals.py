@@ -1,7 +1,7 @@
 """English-German pairs from manuals that Debian ships in both languages as
-HTML built from one source (DocBook or Sphinx): the GIMP user manual, the Debian
-Reference, the Debian FAQ, the Developer's Reference, the New Maintainers'
-Guide and the Installation Guide.
+HTML built from one source (DocBook or Sphinx): the GIMP user manual, the
+Debian Reference, the Debian FAQ, the Developer's Reference, the New
+Maintainers' Guide and the Installation Guide.
 
 A German page and its English page are made from the same document, so
 their block elements (paragraphs, headings, list items, table cells) come
@@ -85,7 +85,8 @@ class _Blocks(html.parser.HTMLParser):
         if self.open and self.open[-1][0] == tag:
             _, text = self.open.pop()
             # "¶": the permalink sign after a Sphinx heading.
-            self.found.append(" ".join("".join(text).replace("¶", "").split()))
+            text = "".join(text).replace("¶", "")
+            self.found.append(" ".join(text.split()))
 
     def handle_data(self, data):
         if self.open and not self.skipping:
