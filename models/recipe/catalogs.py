@@ -48,15 +48,22 @@ def debs(packages):
             for p in packages]
 
 
-def _german_catalogues(deb):
-    """Bytes of each German .mo file inside a .deb (data.tar.*)."""
+def files(deb, wanted):
+    """(name, bytes) of each file of a .deb's data (data.tar.*) whose
+    TarInfo `wanted` accepts, read without installing the package."""
     listing = subprocess.run(["dpkg-deb", "--fsys-tarfile", deb], check=True,
                              capture_output=True).stdout
     with tarfile.open(fileobj=io.BytesIO(listing)) as tar:
         for member in tar:
-            name = member.name
-            if name.endswith(".mo") and "/de/LC_MESSAGES/" in name:
-                yield tar.extractfile(member).read()
+            if wanted(member):
+                yield member.name, tar.extractfile(member).read()
+
+
+def _german_catalogues(deb):
+    """Bytes of each German .mo file inside a .deb."""
+    for _, mo in files(deb, lambda member: member.name.endswith(".mo") and
+                       "/de/LC_MESSAGES/" in member.name):
+        yield mo
 
 
 def _clean(text):

@@ -9,9 +9,6 @@ under three words, the same on both sides, or left untranslated (German
 text that reads as the English one) are dropped.
 """
 import html.parser
-import io
-import subprocess
-import tarfile
 
 import catalogs
 
@@ -47,17 +44,12 @@ class _Blocks(html.parser.HTMLParser):
 
 def _pages(deb, root):
     """relative path -> {id: text} for every help page in a .deb."""
-    tar_bytes = subprocess.run(["dpkg-deb", "--fsys-tarfile", deb],
-                               check=True, capture_output=True).stdout
     pages = {}
-    with tarfile.open(fileobj=io.BytesIO(tar_bytes)) as tar:
-        for member in tar:
-            at = member.name.find(root)
-            if at < 0 or not member.name.endswith(".html"):
-                continue
-            parser = _Blocks()
-            parser.feed(tar.extractfile(member).read().decode("utf-8"))
-            pages[member.name[at + len(root):]] = parser.found
+    for name, page in catalogs.files(
+            deb, lambda m: root in m.name and m.name.endswith(".html")):
+        parser = _Blocks()
+        parser.feed(page.decode("utf-8"))
+        pages[name[name.find(root) + len(root):]] = parser.found
     return pages
 
 

@@ -18,10 +18,7 @@ maint-guide GPL-2+, installation-guide GPL-2, debian-faq its own
 permissive notice (verbatim and modified copies allowed).
 """
 import html.parser
-import io
 import re
-import subprocess
-import tarfile
 
 import catalogs
 
@@ -100,17 +97,12 @@ def _pattern(template, lang):
 
 def _pages(deb, pattern):
     """page name -> [block text] for every page of a .deb that matches."""
-    tar_bytes = subprocess.run(["dpkg-deb", "--fsys-tarfile", deb],
-                               check=True, capture_output=True).stdout
     pages = {}
-    with tarfile.open(fileobj=io.BytesIO(tar_bytes)) as tar:
-        for member in tar:
-            found = pattern.search(member.name)
-            if not found or not member.isfile():
-                continue
-            parser = _Blocks()
-            parser.feed(tar.extractfile(member).read().decode("utf-8"))
-            pages[found["page"]] = parser.found
+    for name, page in catalogs.files(
+            deb, lambda m: m.isfile() and pattern.search(m.name)):
+        parser = _Blocks()
+        parser.feed(page.decode("utf-8"))
+        pages[pattern.search(name)["page"]] = parser.found
     return pages
 
 
