@@ -32,6 +32,9 @@ python3 -m unittest tests/score_test.py
 echo "== checkpoint averaging in the training recipe"
 /usr/bin/python3 -m unittest tests/average_test.py  # Debian's, with PyTorch
 
+echo "== growing a model: the grown model computes what the original did"
+/usr/bin/python3 -m unittest tests/grow_test.py
+
 echo "== the shipped model on everyday sentences: no loop, no empty or wrong-language output"
 python3 -m unittest tests/everyday_test.py
 
