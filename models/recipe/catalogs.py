@@ -19,8 +19,6 @@ import re
 import subprocess
 import tarfile
 
-import data
-
 CACHE = os.path.normpath(os.path.join(os.path.dirname(__file__), "..",
                                       "work", "packages"))
 WESNOTH = ["wesnoth-1.16-" + c for c in (
