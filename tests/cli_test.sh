@@ -119,7 +119,11 @@ expect "--max-attention-bytes lowers the attention limit of a line" 1 'line 1 co
   bash -c "python3 -c \"print('the dog runs in the green park near a river bank '*20)\" | '$heed' translate --model '$model' --to de --attention-json '$tmp/m.json' --max-attention-bytes 1048576"
 # One 1,000-word line without punctuation, every map written: the JSON is
 # streamed and lines are held one at a time, so memory stays near the
-# model plus one line's maps (it once took 2.3 GB for 614 MB of JSON).
+# model plus one line's maps (it once took 2.3 GB for 614 MB of JSON). The
+# maps are held under the 256 MiB limit; the search's other captures of the
+# line (norms, the lens's hidden states, alternatives) come on top: 147 MiB
+# in all with the 3 + 3 model, 342 with the 6 + 3 (1,584 target pieces
+# here against 700), so the bound is the limit plus 160 MiB.
 expect "attention JSON of a 1,000-word line stays within the attention limit's memory" 0 'ok' -- \
   python3 -c "
 import random, resource, subprocess, sys
@@ -130,7 +134,7 @@ p = subprocess.run([sys.argv[1], 'translate', '--model', sys.argv[2], '--to', 'd
                     '--attention-json', sys.argv[3]], input=line.encode(), capture_output=True)
 peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 assert p.returncode == 0, p.stderr
-assert peak < 256 + 64, f'peak RSS {peak:.0f} MiB'
+assert peak < 256 + 160, f'peak RSS {peak:.0f} MiB'
 print('ok', round(peak), 'MiB')
 " "$heed" "$(dirname "$0")/../models/heed-en-de-int8.heed" "$tmp/big.json"
 expect "unwritable attention file" 1 'cannot write' -- \
