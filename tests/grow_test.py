@@ -93,6 +93,10 @@ class Grow(unittest.TestCase):
         with self.assertRaises(ValueError):
             grow.grow(CONFIG, self.tensors, 32, 1)
 
+    def test_pre_norm_layers_are_refused(self):
+        with self.assertRaises(ValueError):
+            grow.grow(dict(CONFIG, pre_norm=True), self.tensors, 32, 3)
+
 
 if __name__ == "__main__":
     unittest.main()

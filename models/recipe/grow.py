@@ -80,6 +80,10 @@ def grow(config, tensors, d_ff, encoder_layers, seed=1):
     if encoder_layers < config["encoder_layers"]:
         raise ValueError("--encoder-layers cannot remove layers")
     if encoder_layers > config["encoder_layers"]:
+        if config.get("pre_norm"):
+            # There the last layer's norms feed its own sublayers.
+            raise ValueError("new encoder layers keep what a post-norm "
+                             "model computes, not a pre-norm one's")
         append_encoder_layers(tensors, config["encoder_layers"],
                               encoder_layers)
     config["encoder_layers"] = encoder_layers
