@@ -11,6 +11,16 @@ export function nativeTargets(model) {
     .match(/^simd: .*\(this CPU and build: (.*)\)$/m)[1].split(" ");
 }
 
+// What `heed info` says of a model: its parameters, file bytes and config.
+export function nativeModelInfo(model) {
+  const info = execFileSync(heed, ["info", "--model", model]).toString();
+  return {
+    parameters: Number(/^parameters: (\d+)$/m.exec(info)[1]),
+    bytes: Number(/\((\d+) bytes\)/.exec(info)[1]),
+    config: JSON.parse(/^config: (\{[\s\S]*?^\})$/m.exec(info)[1]),
+  };
+}
+
 // The --simd flags that give the native build the WebAssembly module's int8
 // arithmetic (8-bit activations, int16 products): SSE4 where the CPU has
 // it, since AVX2 rounds activations to 7 bits.
