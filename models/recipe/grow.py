@@ -33,8 +33,6 @@ def widen(tensors, prefix, d_ff, rng):
     w1, b1 = tensors[prefix + ".fc1.weight"], tensors[prefix + ".fc1.bias"]
     w2 = tensors[prefix + ".fc2.weight"]
     old, d = w1.shape
-    if d_ff < old:
-        raise ValueError(f"--d-ff {d_ff} is below the model's {old}")
     extra = d_ff - old
     scale = float(np.std(w1))
     tensors[prefix + ".fc1.weight"] = np.concatenate(
@@ -79,6 +77,9 @@ def grow(config, tensors, d_ff, encoder_layers, seed=1):
     config = dict(config)
     if encoder_layers < config["encoder_layers"]:
         raise ValueError("--encoder-layers cannot remove layers")
+    if d_ff < config["d_ff"]:
+        raise ValueError(f"--d-ff {d_ff} is below the model's "
+                         f"{config['d_ff']}")
     if encoder_layers > config["encoder_layers"]:
         if config.get("pre_norm"):
             # There the last layer's norms feed its own sublayers.
